@@ -1,0 +1,180 @@
+// The /todo verbs: parses the user's argument string into a plan, resolving task and
+// phase names fuzzily (exact, then unique prefix, then unique substring). Pure: the
+// adapters (server command, TUI) carry the plan out.
+
+import { clean, eachTask, preview } from "./list.ts"
+import type { Op, Target, TodoList } from "./types.ts"
+
+export type CommandPlan =
+  | { readonly kind: "show" }
+  | { readonly kind: "help" }
+  | { readonly kind: "copy" }
+  | { readonly kind: "edit" }
+  | { readonly kind: "export"; readonly path?: string; readonly force: boolean }
+  | { readonly kind: "import"; readonly path?: string }
+  | { readonly kind: "ops"; readonly verb: string; readonly ops: readonly Op[] }
+
+export const COMMAND_USAGE = [
+  "/todo                              show the list",
+  "/todo edit                         edit the list as Markdown in $VISUAL/$EDITOR (TUI)",
+  "/todo copy                         the list as Markdown",
+  "/todo export [path] [--force]      write the list to a file (default TODO.md)",
+  "/todo import [path]                replace the list from a file (default TODO.md)",
+  '/todo append ["phase"] <task>      add a task, creating the phase if needed',
+  "/todo start <task>                 mark a task in progress",
+  "/todo done [task|phase]            mark a task, a phase, or everything done",
+  "/todo drop [task|phase]            mark a task, a phase, or everything dropped",
+  "/todo block <task> [-- reason]     mark blocked, with an optional reason",
+  "/todo unblock <task|phase>         blocked back to pending",
+  "/todo rm [task|phase]              remove a task, a phase, or everything",
+].join("\n")
+
+/** Splits on whitespace, keeping "double" or 'single' quoted runs together (quotes removed). */
+export function tokenize(input: string): string[] {
+  const tokens: string[] = []
+  const pattern = /"([^"]*)"|'([^']*)'|(\S+)/g
+  for (const match of input.matchAll(pattern)) tokens.push(match[1] ?? match[2] ?? match[3] ?? "")
+  return tokens
+}
+
+type Candidate = { readonly kind: "task" | "phase"; readonly name: string }
+
+/**
+ * Resolves what the user typed to one task or phase: exact text first (case-sensitive,
+ * then case-insensitive), then a unique prefix, then a unique substring. An ambiguous
+ * match is an error that lists the candidates.
+ */
+export function resolveTarget(
+  list: TodoList,
+  typed: string,
+  allow: { task: boolean; phase: boolean } = { task: true, phase: true },
+): { ok: true; target: Target } | { ok: false; error: string } {
+  const query = clean(typed)
+  const candidates: Candidate[] = []
+  if (allow.task) for (const { task } of eachTask(list)) candidates.push({ kind: "task", name: task.text })
+  if (allow.phase) for (const phase of list) candidates.push({ kind: "phase", name: phase.name })
+  const lower = query.toLowerCase()
+  const stages: ((c: Candidate) => boolean)[] = [
+    (c) => c.name === query,
+    (c) => c.name.toLowerCase() === lower,
+    (c) => c.name.toLowerCase().startsWith(lower),
+    (c) => c.name.toLowerCase().includes(lower),
+  ]
+  for (const stage of stages) {
+    const hits = candidates.filter(stage)
+    // An exact task hit beats an exact phase hit of the same text: tasks are the finer target.
+    const chosen = hits.length > 1 && hits[0]!.kind === "task" && stage === stages[0] ? [hits[0]!] : hits
+    if (chosen.length === 1) {
+      const hit = chosen[0]!
+      return {
+        ok: true,
+        target: hit.kind === "task" ? { kind: "task", text: hit.name } : { kind: "phase", name: hit.name },
+      }
+    }
+    if (chosen.length > 1) {
+      const shown = chosen
+        .slice(0, 6)
+        .map((c) => `${c.kind} "${preview(c.name, 50)}"`)
+        .join(", ")
+      const more = chosen.length > 6 ? ` and ${chosen.length - 6} more` : ""
+      return {
+        ok: false,
+        error: `"${preview(query)}" matches ${chosen.length}: ${shown}${more}. Type more of the name.`,
+      }
+    }
+  }
+  const what = allow.task && allow.phase ? "task or phase" : allow.task ? "task" : "phase"
+  return { ok: false, error: `No ${what} matches "${preview(query)}". Run /todo to see the list.` }
+}
+
+/** The phase a user-appended task goes to when none is named: the active phase, else the last one. */
+function defaultPhase(list: TodoList): string {
+  for (const { task, phaseIndex } of eachTask(list))
+    if (task.status === "in_progress") return list[phaseIndex]!.name
+  return list.at(-1)?.name ?? "Tasks"
+}
+
+function parseAppend(list: TodoList, rest: string): { ok: true; op: Op } | { ok: false; error: string } {
+  const trimmed = rest.trim()
+  if (trimmed === "") return { ok: false, error: 'append needs a task: /todo append ["phase"] <task>' }
+  const quoted = /^(["'])(.*?)\1\s+(.+)$/s.exec(trimmed)
+  if (quoted) return { ok: true, op: { op: "append", phase: clean(quoted[2]!), items: [clean(quoted[3]!)] } }
+  // An unquoted first word names a phase only when it is exactly an existing phase's name.
+  const [first = "", ...words] = trimmed.split(/\s+/)
+  if (words.length > 0 && list.some((phase) => phase.name === first))
+    return { ok: true, op: { op: "append", phase: first, items: [words.join(" ")] } }
+  return { ok: true, op: { op: "append", phase: defaultPhase(list), items: [trimmed] } }
+}
+
+/** Parses the text after `/todo` into a plan. Never throws; unknown verbs are errors with usage. */
+export function parseCommand(
+  input: string,
+  list: TodoList,
+): { ok: true; plan: CommandPlan } | { ok: false; error: string } {
+  const trimmed = input.trim()
+  const verbMatch = /^(\S+)\s*(.*)$/s.exec(trimmed)
+  const verb = verbMatch?.[1]?.toLowerCase() ?? ""
+  const rest = verbMatch?.[2] ?? ""
+  const tokens = tokenize(rest)
+  const arg = tokens.join(" ")
+
+  switch (verb) {
+    case "":
+    case "show":
+    case "view":
+    case "list":
+      return { ok: true, plan: { kind: "show" } }
+    case "help":
+      return { ok: true, plan: { kind: "help" } }
+    case "copy":
+      return { ok: true, plan: { kind: "copy" } }
+    case "edit":
+      return { ok: true, plan: { kind: "edit" } }
+    case "export": {
+      const force = tokens.includes("--force") || tokens.includes("-f")
+      const path = tokens.filter((t) => t !== "--force" && t !== "-f").join(" ")
+      return { ok: true, plan: { kind: "export", force, ...(path ? { path } : {}) } }
+    }
+    case "import":
+      return { ok: true, plan: { kind: "import", ...(arg ? { path: arg } : {}) } }
+    case "append":
+    case "add": {
+      const parsed = parseAppend(list, rest)
+      return parsed.ok ? { ok: true, plan: { kind: "ops", verb: "append", ops: [parsed.op] } } : parsed
+    }
+    case "start":
+    case "done":
+    case "drop":
+    case "rm":
+    case "unblock": {
+      if (arg === "") {
+        if (verb === "start" || verb === "unblock")
+          return {
+            ok: false,
+            error: `${verb} needs a ${verb === "start" ? "task" : "task or phase"}: /todo ${verb} <name>`,
+          }
+        return { ok: true, plan: { kind: "ops", verb, ops: [{ op: verb, target: { kind: "all" } }] } }
+      }
+      const resolved = resolveTarget(list, arg, { task: true, phase: verb !== "start" })
+      if (!resolved.ok) return resolved
+      const target = resolved.target
+      const op: Op =
+        verb === "start" && target.kind === "task" ? { op: "start", target } : { op: verb as "done", target }
+      return { ok: true, plan: { kind: "ops", verb, ops: [op] } }
+    }
+    case "block": {
+      const [name = "", reason = ""] = rest.split(/\s--\s|\s--$/, 2).map((s) => s.trim())
+      const nameText = tokenize(name).join(" ")
+      if (nameText === "")
+        return { ok: false, error: "block needs a task or phase: /todo block <name> [-- reason]" }
+      const resolved = resolveTarget(list, nameText)
+      if (!resolved.ok) return resolved
+      const op: Op = reason
+        ? { op: "block", target: resolved.target, reason }
+        : { op: "block", target: resolved.target }
+      return { ok: true, plan: { kind: "ops", verb, ops: [op] } }
+    }
+    default:
+      return { ok: false, error: `Unknown /todo verb "${preview(verb, 30)}".\n${COMMAND_USAGE}` }
+  }
+}

@@ -1,0 +1,70 @@
+// What changed between two lists, in words the model reads after a user edit. One
+// mechanism for every user-side change (/todo verbs, editor, import), so the model
+// is told the same way whichever path the user took.
+
+import { eachTask, preview } from "./list.ts"
+import type { TaskStatus, TodoList } from "./types.ts"
+
+const WORD: Record<TaskStatus, string> = {
+  pending: "pending",
+  in_progress: "in progress",
+  completed: "done",
+  abandoned: "dropped",
+  blocked: "blocked",
+}
+
+export interface ListDiff {
+  /** One line per change, e.g. `done "Write parser"`, `added "Docs" to "Ship"`, `removed "Old"`. */
+  readonly lines: readonly string[]
+  /** Task texts and phase names that no longer exist: the model must not recreate them. */
+  readonly removed: readonly string[]
+}
+
+export function diffLists(before: TodoList, after: TodoList): ListDiff {
+  const lines: string[] = []
+  const removed: string[] = []
+  const beforeTasks = new Map<string, { status: TaskStatus; blocker?: string; phase: string }>()
+  for (const { task, phaseIndex } of eachTask(before))
+    beforeTasks.set(task.text, {
+      status: task.status,
+      blocker: task.blocker,
+      phase: before[phaseIndex]!.name,
+    })
+  const afterPhases = new Set(after.map((phase) => phase.name))
+  const beforePhases = new Set(before.map((phase) => phase.name))
+
+  for (const phase of before)
+    if (!afterPhases.has(phase.name)) {
+      lines.push(`removed phase "${preview(phase.name)}"`)
+      removed.push(phase.name)
+    }
+  for (const phase of after)
+    if (!beforePhases.has(phase.name)) lines.push(`added phase "${preview(phase.name)}"`)
+
+  const seen = new Set<string>()
+  for (const { task, phaseIndex } of eachTask(after)) {
+    const phase = after[phaseIndex]!.name
+    seen.add(task.text)
+    const old = beforeTasks.get(task.text)
+    const name = `"${preview(task.text)}"`
+    if (!old) {
+      lines.push(`added ${name} to "${preview(phase)}" (${WORD[task.status]})`)
+      continue
+    }
+    if (old.phase !== phase) lines.push(`moved ${name} to "${preview(phase)}"`)
+    if (old.status !== task.status)
+      lines.push(
+        task.status === "blocked" && task.blocker
+          ? `blocked ${name} (${preview(task.blocker)})`
+          : `${name}: ${WORD[old.status]} -> ${WORD[task.status]}`,
+      )
+    else if (task.status === "blocked" && old.blocker !== task.blocker)
+      lines.push(`blocked ${name} (${preview(task.blocker ?? "no reason")})`)
+  }
+  for (const [text, old] of beforeTasks)
+    if (!seen.has(text)) {
+      if (afterPhases.has(old.phase)) lines.push(`removed "${preview(text)}"`)
+      removed.push(text)
+    }
+  return { lines, removed }
+}

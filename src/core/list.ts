@@ -1,0 +1,149 @@
+// Read-only queries over a TodoList and the checks every whole list must pass
+// (init, import, edit, stored snapshots all go through `checkList`).
+
+import type { Counts, Limits, Phase, Task, TodoList } from "./types.ts"
+
+export interface Located {
+  readonly task: Task
+  readonly phaseIndex: number
+  readonly taskIndex: number
+}
+
+/** Trim surrounding whitespace; the only normalization applied to addressing text. */
+export function clean(text: string): string {
+  return text.trim()
+}
+
+export function* eachTask(list: TodoList): Generator<Located> {
+  for (let p = 0; p < list.length; p++) {
+    const tasks = list[p]!.tasks
+    for (let t = 0; t < tasks.length; t++) yield { task: tasks[t]!, phaseIndex: p, taskIndex: t }
+  }
+}
+
+export function findTask(list: TodoList, text: string): Located | undefined {
+  const wanted = clean(text)
+  for (const hit of eachTask(list)) if (hit.task.text === wanted) return hit
+  return undefined
+}
+
+export function findPhase(list: TodoList, name: string): number {
+  const wanted = clean(name)
+  return list.findIndex((phase) => phase.name === wanted)
+}
+
+export function taskCount(list: TodoList): number {
+  let n = 0
+  for (const phase of list) n += phase.tasks.length
+  return n
+}
+
+export function countTasks(tasks: readonly Task[]): Omit<Counts, "phases"> {
+  let completed = 0
+  let abandoned = 0
+  let blocked = 0
+  let pending = 0
+  let inProgress = 0
+  for (const task of tasks) {
+    if (task.status === "completed") completed++
+    else if (task.status === "abandoned") abandoned++
+    else if (task.status === "blocked") blocked++
+    else if (task.status === "pending") pending++
+    else inProgress++
+  }
+  return {
+    total: tasks.length,
+    closed: completed + abandoned,
+    completed,
+    abandoned,
+    blocked,
+    pending,
+    inProgress,
+  }
+}
+
+export function counts(list: TodoList): Counts {
+  const all: Task[] = []
+  for (const phase of list) all.push(...phase.tasks)
+  return { ...countTasks(all), phases: list.length }
+}
+
+export function inProgressTask(list: TodoList): Located | undefined {
+  for (const hit of eachTask(list)) if (hit.task.status === "in_progress") return hit
+  return undefined
+}
+
+/** The task that would start after the current one: the earliest pending task. */
+export function nextPendingTask(list: TodoList): Located | undefined {
+  for (const hit of eachTask(list)) if (hit.task.status === "pending") return hit
+  return undefined
+}
+
+export function hasOpenWork(list: TodoList): boolean {
+  for (const { task } of eachTask(list))
+    if (task.status === "pending" || task.status === "in_progress") return true
+  return false
+}
+
+const ID_LIKE = /^(?:task|item|todo|phase|step)?[-_ #]?\d+$/i
+
+/** True for strings that look like a generated id ("task-3", "#2", "7") rather than task text. */
+export function looksLikeId(text: string): boolean {
+  return ID_LIKE.test(clean(text))
+}
+
+/**
+ * Checks a single task text or phase name. Returns an error sentence or undefined.
+ * `what` is how the error names the value, e.g. `task "…"` or `phase name`.
+ */
+export function checkText(text: string, what: string, limits: Limits): string | undefined {
+  if (text.length === 0) return `${what} is empty; give it a short description.`
+  if (/[\r\n]/.test(text)) return `${what} "${preview(text)}" spans several lines; keep it to one line.`
+  if (text.length > limits.maxTaskChars)
+    return `${what} "${preview(text)}" is ${text.length} characters; the limit is ${limits.maxTaskChars}. Shorten it.`
+  return undefined
+}
+
+/** Shortens text for error messages so a runaway input does not flood the reply. */
+export function preview(text: string, max = 60): string {
+  const flat = text.replace(/[\r\n]+/g, " ")
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`
+}
+
+/**
+ * Every rule a whole list must satisfy: non-empty one-line texts within the length cap,
+ * no duplicate task text anywhere, no duplicate phase name, task and phase counts within caps,
+ * blockers only on blocked tasks. Returns the first violation as a sentence.
+ */
+export function checkList(list: readonly Phase[], limits: Limits): string | undefined {
+  if (list.length > limits.maxPhases)
+    return `The list has ${list.length} phases; the limit is ${limits.maxPhases}. Merge phases.`
+  const total = taskCount(list)
+  if (total > limits.maxTasks)
+    return `The list has ${total} tasks; the limit is ${limits.maxTasks}. Plan at a coarser grain.`
+  const phases = new Set<string>()
+  const tasks = new Map<string, string>()
+  for (const phase of list) {
+    const bad = checkText(phase.name, "Phase name", limits)
+    if (bad) return bad
+    if (phases.has(phase.name)) return `Duplicate phase "${preview(phase.name)}"; phase names must be unique.`
+    phases.add(phase.name)
+    for (const task of phase.tasks) {
+      const badTask = checkText(task.text, "Task", limits)
+      if (badTask) return badTask
+      const seen = tasks.get(task.text)
+      if (seen !== undefined)
+        return seen === phase.name
+          ? `Duplicate task "${preview(task.text)}" in phase "${preview(phase.name)}"; task texts must be unique.`
+          : `Duplicate task "${preview(task.text)}" (in phases "${preview(seen)}" and "${preview(phase.name)}"); task texts must be unique across the list.`
+      tasks.set(task.text, phase.name)
+      if (task.blocker !== undefined && task.status !== "blocked")
+        return `Task "${preview(task.text)}" has a blocker but is ${task.status}; only blocked tasks carry one.`
+      if (task.blocker !== undefined) {
+        const badReason = checkText(task.blocker, "Blocker reason", limits)
+        if (badReason) return badReason
+      }
+    }
+  }
+  return undefined
+}

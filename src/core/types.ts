@@ -1,0 +1,119 @@
+// The todo list's data model and the typed shape of every op. Everything the
+// core passes around is defined here, so the other modules agree on one vocabulary.
+
+export const STATUSES = ["pending", "in_progress", "completed", "abandoned", "blocked"] as const
+export type TaskStatus = (typeof STATUSES)[number]
+
+/** Closed tasks are finished one way or the other; they count as done and never auto-start. */
+export const CLOSED: ReadonlySet<TaskStatus> = new Set(["completed", "abandoned"])
+/** Open tasks still need work. Blocked tasks are open but counted apart. */
+export const OPEN: ReadonlySet<TaskStatus> = new Set(["pending", "in_progress", "blocked"])
+
+export interface Task {
+  readonly text: string
+  readonly status: TaskStatus
+  /** One-line reason; present only while status is "blocked". */
+  readonly blocker?: string
+}
+
+export interface Phase {
+  readonly name: string
+  readonly tasks: readonly Task[]
+}
+
+/** The whole list: phases in order. Task texts are unique across the list, phase names too. */
+export type TodoList = readonly Phase[]
+
+/** What an op acts on. A task is named by its exact text, a phase by its exact name. */
+export type Target =
+  | { readonly kind: "task"; readonly text: string }
+  | { readonly kind: "phase"; readonly name: string }
+  | { readonly kind: "all" }
+
+export interface PhaseSpec {
+  readonly phase: string
+  readonly items: readonly string[]
+}
+
+export type Op =
+  | { readonly op: "init"; readonly list: readonly PhaseSpec[] }
+  | { readonly op: "start"; readonly target: Target & { kind: "task" } }
+  | { readonly op: "done"; readonly target: Target }
+  | { readonly op: "drop"; readonly target: Target }
+  | { readonly op: "block"; readonly target: Target; readonly reason?: string }
+  | { readonly op: "unblock"; readonly target: Target }
+  | { readonly op: "rm"; readonly target: Target }
+  | { readonly op: "append"; readonly phase: string; readonly items: readonly string[] }
+  | { readonly op: "view" }
+
+export type OpName = Op["op"]
+export const OP_NAMES: readonly OpName[] = [
+  "init",
+  "start",
+  "done",
+  "drop",
+  "block",
+  "unblock",
+  "rm",
+  "append",
+  "view",
+]
+
+/** One observable effect of an op, in the order it happened. `format` turns these into words. */
+export type Change =
+  | {
+      readonly kind: "init"
+      readonly phases: number
+      readonly tasks: number
+      /** Counts of the list that init replaced, when it was not empty. */
+      readonly replaced?: Counts
+    }
+  | {
+      readonly kind: "status"
+      readonly task: string
+      readonly from: TaskStatus
+      readonly to: TaskStatus
+      /** Set when normalization made this change, not the op itself. */
+      readonly auto?: "promoted" | "demoted"
+      readonly reason?: string
+    }
+  | {
+      readonly kind: "added"
+      readonly phase: string
+      readonly tasks: readonly string[]
+      readonly newPhase: boolean
+    }
+  | { readonly kind: "removed"; readonly tasks: readonly string[]; readonly phases: readonly string[] }
+  /** The op asked for what already held (e.g. done on a completed task). Success, nothing changed. */
+  | { readonly kind: "unchanged"; readonly task: string; readonly status: TaskStatus }
+
+export interface Counts {
+  readonly total: number
+  /** completed + abandoned */
+  readonly closed: number
+  readonly completed: number
+  readonly abandoned: number
+  readonly blocked: number
+  readonly pending: number
+  readonly inProgress: number
+  readonly phases: number
+}
+
+/** Limits that keep a runaway model from flooding its own context or the sidebar. */
+export interface Limits {
+  readonly maxTaskChars: number
+  readonly maxTasks: number
+  readonly maxPhases: number
+  readonly maxOpsPerCall: number
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  maxTaskChars: 300,
+  maxTasks: 200,
+  maxPhases: 30,
+  maxOpsPerCall: 50,
+}
+
+export type Result<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: string }

@@ -1,0 +1,142 @@
+import { describe, expect, it } from "vitest"
+import { parseCommand, resolveTarget, tokenize } from "../src/core/command.ts"
+import type { TodoList } from "../src/core/types.ts"
+
+const list: TodoList = [
+  {
+    name: "Build",
+    tasks: [
+      { text: "Write parser", status: "completed" },
+      { text: "Write parser tests", status: "in_progress" },
+      { text: "Wire CLI", status: "pending" },
+    ],
+  },
+  { name: "Ship it", tasks: [{ text: "Tag release", status: "pending" }] },
+]
+
+describe("tokenize", () => {
+  it("keeps quoted runs together and drops the quotes", () => {
+    expect(tokenize(`"Ship it" tag 'the release'  now`)).toEqual(["Ship it", "tag", "the release", "now"])
+  })
+})
+
+describe("resolveTarget", () => {
+  it("prefers an exact match over prefixes of longer names", () => {
+    expect(resolveTarget(list, "Write parser")).toEqual({
+      ok: true,
+      target: { kind: "task", text: "Write parser" },
+    })
+  })
+  it("matches case-insensitively when no exact match exists", () => {
+    expect(resolveTarget(list, "wire cli")).toEqual({ ok: true, target: { kind: "task", text: "Wire CLI" } })
+  })
+  it("takes a unique prefix", () => {
+    expect(resolveTarget(list, "Tag")).toEqual({ ok: true, target: { kind: "task", text: "Tag release" } })
+  })
+  it("takes a unique substring, and reaches phases", () => {
+    expect(resolveTarget(list, "ip i")).toEqual({ ok: true, target: { kind: "phase", name: "Ship it" } })
+  })
+  it("lists the candidates of an ambiguous prefix", () => {
+    expect(resolveTarget(list, "Write")).toEqual({
+      ok: false,
+      error: '"Write" matches 2: task "Write parser", task "Write parser tests". Type more of the name.',
+    })
+  })
+  it("says when nothing matches", () => {
+    expect(resolveTarget(list, "deploy")).toEqual({
+      ok: false,
+      error: 'No task or phase matches "deploy". Run /todo to see the list.',
+    })
+  })
+  it("ignores phases when only tasks are allowed", () => {
+    expect(resolveTarget(list, "Build", { task: true, phase: false })).toEqual({
+      ok: false,
+      error: 'No task matches "Build". Run /todo to see the list.',
+    })
+  })
+})
+
+describe("parseCommand", () => {
+  it("shows the list for no verb, show, view and list", () => {
+    for (const input of ["", "  ", "show", "view", "list"])
+      expect(parseCommand(input, list)).toEqual({ ok: true, plan: { kind: "show" } })
+  })
+  it("maps done with a fuzzy task to a done op", () => {
+    expect(parseCommand("done parser t", list)).toEqual({
+      ok: true,
+      plan: {
+        kind: "ops",
+        verb: "done",
+        ops: [{ op: "done", target: { kind: "task", text: "Write parser tests" } }],
+      },
+    })
+  })
+  it("maps done, drop and rm without a name to the whole list", () => {
+    for (const verb of ["done", "drop", "rm"])
+      expect(parseCommand(verb, list)).toEqual({
+        ok: true,
+        plan: { kind: "ops", verb, ops: [{ op: verb, target: { kind: "all" } }] },
+      })
+  })
+  it("requires a task for start and refuses phases", () => {
+    expect(parseCommand("start", list)).toEqual({
+      ok: false,
+      error: "start needs a task: /todo start <name>",
+    })
+    expect(parseCommand("start Build", list)).toEqual({
+      ok: false,
+      error: 'No task matches "Build". Run /todo to see the list.',
+    })
+  })
+  it("appends to a quoted phase, creating names with spaces", () => {
+    expect(parseCommand('append "Clean up" Remove flags', list)).toEqual({
+      ok: true,
+      plan: {
+        kind: "ops",
+        verb: "append",
+        ops: [{ op: "append", phase: "Clean up", items: ["Remove flags"] }],
+      },
+    })
+  })
+  it("appends to an existing phase named by its first word", () => {
+    expect(parseCommand("append Build Add docs", list)).toEqual({
+      ok: true,
+      plan: { kind: "ops", verb: "append", ops: [{ op: "append", phase: "Build", items: ["Add docs"] }] },
+    })
+  })
+  it("appends to the active phase when no phase is named", () => {
+    expect(parseCommand("append Fix the flaky test", list)).toEqual({
+      ok: true,
+      plan: {
+        kind: "ops",
+        verb: "append",
+        ops: [{ op: "append", phase: "Build", items: ["Fix the flaky test"] }],
+      },
+    })
+  })
+  it("parses a block reason after --", () => {
+    expect(parseCommand("block Tag -- waiting for review", list)).toEqual({
+      ok: true,
+      plan: {
+        kind: "ops",
+        verb: "block",
+        ops: [{ op: "block", target: { kind: "task", text: "Tag release" }, reason: "waiting for review" }],
+      },
+    })
+  })
+  it("parses export paths and --force", () => {
+    expect(parseCommand("export docs/PLAN.md --force", list)).toEqual({
+      ok: true,
+      plan: { kind: "export", path: "docs/PLAN.md", force: true },
+    })
+    expect(parseCommand("export", list)).toEqual({ ok: true, plan: { kind: "export", force: false } })
+  })
+  it("rejects unknown verbs with the usage", () => {
+    const result = parseCommand("finish all", list)
+    expect(result.ok).toBe(false)
+    if (!result.ok) {
+      expect(result.error.split("\n")[0]).toBe('Unknown /todo verb "finish".')
+      expect(result.error).toContain("/todo append")
+    }
+  })
+})
