@@ -1,0 +1,84 @@
+// Runs one tool call against a list: parse, apply each op in order with normalization, all-or-nothing.
+// The single entry point the tool and the /todo command use to change a list.
+
+import { applyOp, normalize } from "./state.ts"
+import type { Change, Limits, Op, OpName, Result, TodoList } from "./types.ts"
+import { DEFAULT_LIMITS } from "./types.ts"
+import { batchError, opNameOf, parseOp, splitCall } from "./validate.ts"
+
+export interface ExecuteSuccess {
+  readonly ok: true
+  readonly list: TodoList
+  /** Every change of every op, in order, normalization included. */
+  readonly changes: Change[]
+  /** The ops as parsed and applied. */
+  readonly ops: Op[]
+}
+
+export interface ExecuteFailure {
+  readonly ok: false
+  /** The very same object that was passed in: a failed call changes nothing. */
+  readonly list: TodoList
+  /** A sentence for the model; in a batch it starts with "op N (name) failed: ". */
+  readonly error: string
+  /** 0-based index of the op that failed; absent when the call as a whole was malformed. */
+  readonly opIndex?: number
+}
+
+export type ExecuteResult = ExecuteSuccess | ExecuteFailure
+
+type NextOp = (index: number, current: TodoList) => Result<Op> & { readonly name?: OpName | undefined }
+
+function run(list: TodoList, count: number, batch: boolean, limits: Limits, next: NextOp): ExecuteResult {
+  let current = list
+  const changes: Change[] = []
+  const ops: Op[] = []
+  const failure = (index: number, name: OpName | undefined, error: string): ExecuteFailure => ({
+    ok: false,
+    list,
+    error: batch ? batchError(index, name, error) : error,
+    opIndex: index,
+  })
+  for (let i = 0; i < count; i++) {
+    const parsed = next(i, current)
+    if (!parsed.ok) return failure(i, parsed.name, parsed.error)
+    const op = parsed.value
+    const applied = applyOp(current, op, limits)
+    if (!applied.ok) return failure(i, op.op, applied.error)
+    // Normalize after every op, so a later op of the batch sees which task is in progress.
+    const normal = normalize(applied.value.list)
+    current = normal.list
+    changes.push(...applied.value.changes, ...normal.changes)
+    ops.push(op)
+  }
+  return { ok: true, list: current, changes, ops }
+}
+
+/**
+ * Executes raw tool arguments (`{op, ...}` or `{ops: [...]}`). Each op of a batch is parsed against the
+ * list the earlier ops produced, so inference sees the list as it will be when the op runs.
+ */
+export function execute(list: TodoList, rawArgs: unknown, limits: Limits = DEFAULT_LIMITS): ExecuteResult {
+  const split = splitCall(rawArgs, limits)
+  if (!split.ok) return { ok: false, list, error: split.error }
+  const { batch, raws } = split.value
+  return run(list, raws.length, batch, limits, (i, current) => {
+    const parsed = parseOp(raws[i], current, limits)
+    return parsed.ok ? parsed : { ...parsed, name: opNameOf(raws[i], current) }
+  })
+}
+
+/** Executes ops that are already typed (the /todo command builds its own). More than one op is a batch. */
+export function executeOps(
+  list: TodoList,
+  ops: readonly Op[],
+  limits: Limits = DEFAULT_LIMITS,
+): ExecuteResult {
+  if (ops.length > limits.maxOpsPerCall)
+    return {
+      ok: false,
+      list,
+      error: `The call has ${ops.length} ops; the limit is ${limits.maxOpsPerCall}. Split it into several calls.`,
+    }
+  return run(list, ops.length, ops.length > 1, limits, (i) => ({ ok: true, value: ops[i]! }))
+}
