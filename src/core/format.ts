@@ -56,7 +56,8 @@ export function summaryLine(list: TodoList): string {
 }
 
 /** The whole list, one line per phase and per task, then the summary line. */
-export function formatList(list: TodoList): string {
+/** The phases and their tasks, one line each, without the summary line. */
+export function formatPhases(list: TodoList): string {
   if (list.length === 0) return "The list is empty."
   const lines: string[] = []
   for (const phase of list) {
@@ -64,8 +65,11 @@ export function formatList(list: TodoList): string {
     lines.push(`${phase.name} (${c.closed}/${c.total})`)
     for (const task of phase.tasks) lines.push(`  ${formatTask(task)}`)
   }
-  lines.push(summaryLine(list))
   return lines.join("\n")
+}
+
+export function formatList(list: TodoList): string {
+  return list.length === 0 ? formatPhases(list) : `${formatPhases(list)}\n${summaryLine(list)}`
 }
 
 type StatusChange = Extract<Change, { kind: "status" }>

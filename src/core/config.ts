@@ -1,0 +1,266 @@
+// Layered configuration: built-in defaults < global todo.json < project todo.json < environment < plugin options.
+// Pure: callers read the files and the environment and pass their contents in; every problem becomes a warning.
+
+import { DEFAULT_LIMITS, type Limits } from "./types.ts"
+
+export const EAGER_MODES = ["default", "preferred", "always"] as const
+export type EagerMode = (typeof EAGER_MODES)[number]
+
+export interface Config {
+  /** Master switch. A global `false` is a floor that later layers cannot lift. */
+  readonly enabled: boolean
+  /** Completion reminders when the agent stops with open work. */
+  readonly reminders: boolean
+  /** Reminders per user-prompt cycle. */
+  readonly remindersMax: number
+  /** Whether the first prompt of a new session asks for a plan up front. */
+  readonly eager: EagerMode
+  /** Whether the host's built-in todowrite tool stays available. */
+  readonly keepTodowrite: boolean
+  /** Mutating tool results without a todo update before a nudge. */
+  readonly nudgeAfter: number
+  /** Nudges per user-prompt cycle. */
+  readonly nudgesMax: number
+  readonly maxTaskChars: number
+  readonly maxTasks: number
+  readonly maxPhases: number
+}
+
+export const DEFAULT_CONFIG: Config = {
+  enabled: true,
+  reminders: true,
+  remindersMax: 3,
+  eager: "default",
+  keepTodowrite: false,
+  nudgeAfter: 12,
+  nudgesMax: 2,
+  maxTaskChars: DEFAULT_LIMITS.maxTaskChars,
+  maxTasks: DEFAULT_LIMITS.maxTasks,
+  maxPhases: DEFAULT_LIMITS.maxPhases,
+}
+
+type Key = keyof Config
+
+/** How a key's raw value is checked. `expected` is the phrase used in warnings. */
+type Rule =
+  | { readonly kind: "bool" }
+  | { readonly kind: "int"; readonly min: number; readonly max: number }
+  | { readonly kind: "enum"; readonly values: readonly string[] }
+
+const RULES: { readonly [K in Key]: Rule } = {
+  enabled: { kind: "bool" },
+  reminders: { kind: "bool" },
+  remindersMax: { kind: "int", min: 0, max: 20 },
+  eager: { kind: "enum", values: EAGER_MODES },
+  keepTodowrite: { kind: "bool" },
+  nudgeAfter: { kind: "int", min: 1, max: 1000 },
+  nudgesMax: { kind: "int", min: 0, max: 20 },
+  maxTaskChars: { kind: "int", min: 20, max: 2000 },
+  maxTasks: { kind: "int", min: 1, max: 2000 },
+  maxPhases: { kind: "int", min: 1, max: 200 },
+}
+
+const KEYS = Object.keys(RULES) as Key[]
+
+/** The environment variables read, and the key each one sets. */
+export const ENV_KEYS: Readonly<Record<string, Key>> = {
+  OPENCODE_TODO_ENABLED: "enabled",
+  OPENCODE_TODO_REMINDERS: "reminders",
+  OPENCODE_TODO_REMINDERS_MAX: "remindersMax",
+  OPENCODE_TODO_EAGER: "eager",
+}
+
+export interface ConfigInput {
+  /** Raw contents of the global todo.json; undefined when the file is missing. */
+  readonly globalText?: string
+  /** Raw contents of the project todo.json; undefined when the file is missing. */
+  readonly projectText?: string
+  readonly env: Readonly<Record<string, string | undefined>>
+  /** Plugin options from the host config; undefined when none were given. */
+  readonly options?: unknown
+}
+
+export interface Resolved {
+  readonly config: Config
+  readonly warnings: string[]
+}
+
+function expected(rule: Rule): string {
+  if (rule.kind === "bool") return "true or false"
+  if (rule.kind === "int") return `an integer from ${rule.min} to ${rule.max}`
+  return `one of ${rule.values.map((v) => `"${v}"`).join(", ")}`
+}
+
+function shown(value: unknown): string {
+  let text: string
+  try {
+    text = JSON.stringify(value) ?? String(value)
+  } catch {
+    text = String(value)
+  }
+  return text.length <= 60 ? text : `${text.slice(0, 59)}…`
+}
+
+function checkJson(rule: Rule, value: unknown): { ok: true; value: Config[Key] } | { ok: false } {
+  if (rule.kind === "bool") return typeof value === "boolean" ? { ok: true, value } : { ok: false }
+  if (rule.kind === "int")
+    return typeof value === "number" && Number.isInteger(value) && value >= rule.min && value <= rule.max
+      ? { ok: true, value }
+      : { ok: false }
+  return typeof value === "string" && rule.values.includes(value)
+    ? { ok: true, value: value as EagerMode }
+    : { ok: false }
+}
+
+const TRUE_WORDS = new Set(["true", "1", "yes", "on"])
+const FALSE_WORDS = new Set(["false", "0", "no", "off"])
+
+// Environment values are strings typed by hand, so they are trimmed and case-insensitive.
+function checkEnv(rule: Rule, raw: string): { ok: true; value: Config[Key] } | { ok: false } {
+  const text = raw.trim().toLowerCase()
+  if (rule.kind === "bool") {
+    if (TRUE_WORDS.has(text)) return { ok: true, value: true }
+    if (FALSE_WORDS.has(text)) return { ok: true, value: false }
+    return { ok: false }
+  }
+  if (rule.kind === "int") return /^[+-]?\d+$/.test(text) ? checkJson(rule, Number(text)) : { ok: false }
+  return checkJson(rule, text)
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i]
+    for (let j = 1; j <= b.length; j++)
+      row.push(Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)))
+    prev = row
+  }
+  return prev[b.length]!
+}
+
+/** The known key closest to an unknown one, ignoring case, dashes and underscores; undefined if none is close. */
+export function closestKey(unknown: string): Key | undefined {
+  const squash = (s: string) => s.toLowerCase().replace(/[-_\s]/g, "")
+  const wanted = squash(unknown)
+  let best: Key | undefined
+  let bestDistance = 3
+  for (const key of KEYS) {
+    const d = editDistance(wanted, squash(key))
+    if (d < bestDistance) {
+      best = key
+      bestDistance = d
+    }
+  }
+  return best
+}
+
+interface Layer {
+  readonly source: string
+  /** The values this layer tries to set, in the order given. */
+  readonly entries: ReadonlyArray<{ key: Key; label: string; ok: boolean; value: unknown }>
+}
+
+function parseFile(
+  text: string | undefined,
+  source: string,
+  warnings: string[],
+): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined
+  // An empty file is a config nobody filled in yet, not a mistake worth a warning.
+  if (text.trim() === "") return undefined
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch (error) {
+    warnings.push(`${source}: not valid JSON (${(error as Error).message}); file ignored.`)
+    return undefined
+  }
+  return asObject(parsed, source, warnings)
+}
+
+function asObject(value: unknown, source: string, warnings: string[]): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    const got = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`
+    warnings.push(`${source}: expected an object of settings, got ${got}; ignored.`)
+    return undefined
+  }
+  return value as Record<string, unknown>
+}
+
+function objectLayer(obj: Record<string, unknown> | undefined, source: string, warnings: string[]): Layer {
+  const entries: { key: Key; label: string; ok: boolean; value: unknown }[] = []
+  if (obj === undefined) return { source, entries }
+  for (const [name, value] of Object.entries(obj)) {
+    // Editors add "$schema" to JSON files; it is not a setting.
+    if (name === "$schema") continue
+    if (!Object.hasOwn(RULES, name)) {
+      const near = closestKey(name)
+      warnings.push(`${source}: unknown key "${name}"${near ? ` (did you mean "${near}"?)` : ""}; ignored.`)
+      continue
+    }
+    const key = name as Key
+    const checked = checkJson(RULES[key], value)
+    entries.push({ key, label: key, ok: checked.ok, value: checked.ok ? checked.value : value })
+  }
+  return { source, entries }
+}
+
+function envLayer(env: ConfigInput["env"]): Layer {
+  const entries: { key: Key; label: string; ok: boolean; value: unknown }[] = []
+  for (const [name, key] of Object.entries(ENV_KEYS)) {
+    const raw = env[name]
+    // An empty variable reads as unset, as shells commonly export empty values.
+    if (raw === undefined || raw.trim() === "") continue
+    const checked = checkEnv(RULES[key], raw)
+    entries.push({ key, label: `${name} (${key})`, ok: checked.ok, value: checked.ok ? checked.value : raw })
+  }
+  return { source: "environment", entries }
+}
+
+/**
+ * Resolves the effective config. An invalid value warns (naming source, key, value and what was expected)
+ * and keeps the previous layer's value. A global `enabled: false` cannot be undone by a later layer.
+ */
+export function resolveConfig(input: ConfigInput): Resolved {
+  const warnings: string[] = []
+  const config: Record<Key, Config[Key]> = { ...DEFAULT_CONFIG }
+  let floor = false
+  const apply = (layer: Layer, isGlobal: boolean) => {
+    for (const entry of layer.entries) {
+      // Env entries name their variable as the source; file and option entries name the layer.
+      const where = layer.source === "environment" ? entry.label : `${layer.source}: ${entry.label}`
+      if (!entry.ok) {
+        warnings.push(
+          `${where}: expected ${expected(RULES[entry.key])}, got ${shown(entry.value)}; keeping ${shown(config[entry.key])}.`,
+        )
+        continue
+      }
+      if (entry.key === "enabled" && floor && entry.value === true) {
+        warnings.push(
+          `${where}: true is ignored because the global todo.json sets enabled to false; the plugin stays off.`,
+        )
+        continue
+      }
+      config[entry.key] = entry.value as Config[Key]
+      if (isGlobal && entry.key === "enabled" && entry.value === false) floor = true
+    }
+  }
+  const fileLayer = (text: string | undefined, source: string) =>
+    objectLayer(parseFile(text, source, warnings), source, warnings)
+  apply(fileLayer(input.globalText, "global todo.json"), true)
+  apply(fileLayer(input.projectText, "project todo.json"), false)
+  apply(envLayer(input.env), false)
+  apply(objectLayer(asObject(input.options, "plugin options", warnings), "plugin options", warnings), false)
+  return { config: config as unknown as Config, warnings }
+}
+
+/** The list limits a config sets; ops per call is not configurable. */
+export function limitsOf(config: Config): Limits {
+  return {
+    maxTaskChars: config.maxTaskChars,
+    maxTasks: config.maxTasks,
+    maxPhases: config.maxPhases,
+    maxOpsPerCall: DEFAULT_LIMITS.maxOpsPerCall,
+  }
+}

@@ -1,0 +1,410 @@
+// Per-session state machine deciding when the plugin speaks to the model: eager prelude, mid-run nudges,
+// completion reminders and one-shot notices. Pure: (state, event, config) -> { state, actions }.
+
+import type { Config } from "./config.ts"
+import { eachTask, hasOpenWork } from "./list.ts"
+import {
+  compactionContextText,
+  type EditSummary,
+  isPluginText,
+  type Notices,
+  noticesText,
+  preludeText,
+  reminderText,
+} from "./prompts.ts"
+import type { OpName, TodoList } from "./types.ts"
+
+/** Tools whose successful results count as edits for the mid-run nudge. */
+export const MUTATING_TOOLS: ReadonlySet<string> = new Set([
+  "bash",
+  "edit",
+  "write",
+  "patch",
+  "apply_patch",
+  "multiedit",
+])
+
+export type TrackerConfig = Pick<
+  Config,
+  "reminders" | "remindersMax" | "eager" | "nudgeAfter" | "nudgesMax"
+> & {
+  /** Replaces MUTATING_TOOLS, e.g. when the host names its tools differently. */
+  readonly mutatingTools?: ReadonlySet<string>
+}
+
+/**
+ * Everything the tracker remembers about one session. Plain data (JSON round-trips), bounded in size:
+ * counters, flags and at most EDIT_LINES_MAX + REMOVED_MAX short strings.
+ */
+export interface TrackerState {
+  /** A real user prompt has been seen since this process started tracking the session. */
+  readonly prompted: boolean
+  /** The session's list or history existed before this process saw it. */
+  readonly resumed: boolean
+  readonly subagent: boolean
+  /** Successful mutating tool results since the last successful todo update, the last nudge or the cycle start. */
+  readonly edits: number
+  /** Nudges queued this cycle. */
+  readonly nudges: number
+  /** Reminders sent this cycle. */
+  readonly reminders: number
+  /** Set by a reminder (or an abort or user edit); cleared by progress or a real prompt. */
+  readonly paused: boolean
+  readonly pending: {
+    readonly resume: boolean
+    readonly compaction: boolean
+    /** Edit count to report in a due nudge; 0 when none is due. */
+    readonly nudge: number
+    readonly edits: EditSummary | null
+  }
+}
+
+export type MessageKind = "real" | "plugin" | "synthetic"
+
+export interface MessagePart {
+  readonly type: string
+  readonly text?: string
+  readonly synthetic?: boolean
+  readonly ignored?: boolean
+}
+
+export type TrackerEvent =
+  /** A user message is being sent. `list` is the session's list at that moment. */
+  | {
+      readonly type: "userMessage"
+      readonly parts: readonly MessagePart[]
+      readonly list: TodoList
+      /** False when the session (its history or list) existed before this process saw it. */
+      readonly isNewSession: boolean
+      readonly isSubagent: boolean
+    }
+  /** A tool call finished. For the todo tool, `todoOps` names the ops of the call (batch included). */
+  | {
+      readonly type: "toolResult"
+      readonly tool: string
+      readonly ok: boolean
+      readonly todoOps?: readonly OpName[]
+      /** The list after the call. */
+      readonly list: TodoList
+    }
+  /** A model request is about to be made. Only "main" requests carry notices. */
+  | { readonly type: "modelRequest"; readonly kind: "main" | "title" | "compaction"; readonly list: TodoList }
+  /** The agent stopped. */
+  | {
+      readonly type: "idle"
+      readonly list: TodoList
+      readonly lastAssistantText: string | undefined
+      readonly userMessageWaiting: boolean
+      readonly aborted: boolean
+      readonly errored: boolean
+      /** A question or permission request is open. */
+      readonly openQuestion: boolean
+      readonly isSubagent?: boolean
+    }
+  /** The session existed before this process (its stored list is `list`). */
+  | { readonly type: "resumed"; readonly list: TodoList }
+  /** The conversation was compacted. */
+  | { readonly type: "compacted" }
+  /** The user changed the list (via /todo or the sidebar). */
+  | { readonly type: "userEdit"; readonly lines: readonly string[]; readonly removed: readonly string[] }
+
+export type TrackerAction =
+  /** Add as a hidden part of the user message being sent. */
+  | { readonly type: "attach"; readonly text: string }
+  /** Add to the model request being made. */
+  | { readonly type: "inject"; readonly text: string }
+  /** Start a new turn with this hidden message. */
+  | { readonly type: "remind"; readonly text: string }
+
+export interface Step {
+  readonly state: TrackerState
+  readonly actions: TrackerAction[]
+}
+
+// Caps on merged user-edit notices, so a burst of edits cannot grow the state or the notice.
+export const EDIT_LINES_MAX = 20
+export const REMOVED_MAX = 50
+
+export function initialTracker(): TrackerState {
+  return {
+    prompted: false,
+    resumed: false,
+    subagent: false,
+    edits: 0,
+    nudges: 0,
+    reminders: 0,
+    paused: false,
+    pending: { resume: false, compaction: false, nudge: 0, edits: null },
+  }
+}
+
+/** Phrases that mean the agent is waiting on the user; matched as whole words, case-insensitive. */
+export const QUESTION_CUES: readonly string[] = [
+  "please confirm",
+  "let me know",
+  "should i",
+  "would you like",
+  "do you want me",
+  "shall i",
+  "can you confirm",
+  "could you confirm",
+  "waiting for your",
+  "would you prefer",
+]
+
+// ASCII and full-width question marks, Arabic, Greek (U+037E, not the ASCII semicolon) and the reversed mark.
+const QUESTION_END = /[?\uFF1F\u061F\u037E\u2E2E]$/u
+// Decoration that often trails a sentence: markdown emphasis, quotes, closing brackets, emoji.
+const TRAILING_DECORATION =
+  /(?:[\s*_~`"'\u201D\u2019\u00BB)\]\u300D\u300F\u3011\p{Extended_Pictographic}]|\uFE0F)+$/u
+const CUE_PATTERN = new RegExp(
+  `\\b(?:${QUESTION_CUES.map((c) => c.replace(/ /g, "\\s+")).join("|")})\\b`,
+  "i",
+)
+
+/** True when the last non-empty line of the agent's text asks the user something. */
+export function asksUser(text: string | undefined): boolean {
+  if (!text) return false
+  const lines = text.split(/\r?\n/).filter((line) => line.trim() !== "")
+  const last = lines[lines.length - 1]
+  if (last === undefined) return false
+  const bare = last.replace(TRAILING_DECORATION, "")
+  return QUESTION_END.test(bare) || CUE_PATTERN.test(last)
+}
+
+function realTexts(parts: readonly MessagePart[]): string[] {
+  const texts: string[] = []
+  for (const part of parts)
+    if (
+      part.type === "text" &&
+      !part.synthetic &&
+      !part.ignored &&
+      typeof part.text === "string" &&
+      part.text.trim() !== "" &&
+      !isPluginText(part.text)
+    )
+      texts.push(part.text)
+  return texts
+}
+
+/**
+ * "real": the user typed something (a non-synthetic, non-ignored, non-empty text part that is not ours).
+ * "plugin": no such part, but some text part is ours. "synthetic": anything else, including a message
+ * whose only content is a file attachment: it cannot be told apart from automation that sends files, and
+ * treating it as real would let such automation reset the reminder budget; at worst a files-only prompt
+ * leaves the budgets where they were.
+ */
+export function classifyUserMessage(parts: readonly MessagePart[]): MessageKind {
+  if (realTexts(parts).length > 0) return "real"
+  for (const part of parts)
+    if (part.type === "text" && typeof part.text === "string" && isPluginText(part.text)) return "plugin"
+  return "synthetic"
+}
+
+// A prompt ending in a question or an exclamation is a question or a quick remark, not a plan-worthy task.
+const PROMPT_NO_PLAN_END = /[?!\uFF1F\uFF01\u061F\u037E\u2E2E]$/u
+
+function hasAnyOpenTask(list: TodoList): boolean {
+  for (const { task } of eachTask(list))
+    if (task.status !== "completed" && task.status !== "abandoned") return true
+  return false
+}
+
+function mergeEdits(
+  prev: EditSummary | null,
+  lines: readonly string[],
+  removed: readonly string[],
+): EditSummary {
+  const allLines = [...(prev?.lines ?? []), ...lines]
+  const keptLines = allLines.slice(-EDIT_LINES_MAX)
+  const allRemoved = [...(prev?.removed ?? [])]
+  for (const text of removed) if (!allRemoved.includes(text)) allRemoved.push(text)
+  return {
+    lines: keptLines,
+    removed: allRemoved.slice(-REMOVED_MAX),
+    omitted: (prev?.omitted ?? 0) + allLines.length - keptLines.length,
+  }
+}
+
+/**
+ * Renders the notices `take` selects from what is pending, and returns what stays pending.
+ * Resume and compaction notices about a list with nothing open are dropped: there is nothing to continue.
+ */
+function deliver(
+  pending: TrackerState["pending"],
+  list: TodoList,
+  take: { resume: boolean; compaction: boolean; edits: boolean; nudge: boolean },
+): { text: string | undefined; pending: TrackerState["pending"] } {
+  const notices: { -readonly [K in keyof Notices]: Notices[K] } = {}
+  if (take.resume && pending.resume && hasAnyOpenTask(list)) notices.resumed = true
+  if (take.compaction && pending.compaction && list.length > 0) notices.compacted = true
+  if (take.edits && pending.edits) notices.edits = pending.edits
+  if (take.nudge && pending.nudge > 0 && hasOpenWork(list)) notices.nudge = pending.nudge
+  return {
+    text: noticesText(notices, list),
+    pending: {
+      resume: take.resume ? false : pending.resume,
+      compaction: take.compaction ? false : pending.compaction,
+      edits: take.edits ? null : pending.edits,
+      nudge: take.nudge ? 0 : pending.nudge,
+    },
+  }
+}
+
+export function stepTracker(state: TrackerState, event: TrackerEvent, config: TrackerConfig): Step {
+  switch (event.type) {
+    case "userMessage":
+      return onUserMessage(state, event, config)
+    case "toolResult":
+      return onToolResult(state, event, config)
+    case "modelRequest":
+      return onModelRequest(state, event)
+    case "idle":
+      return onIdle(state, event, config)
+    case "resumed":
+      return {
+        state: { ...state, resumed: true, pending: { ...state.pending, resume: hasAnyOpenTask(event.list) } },
+        actions: [],
+      }
+    case "compacted":
+      return { state: { ...state, pending: { ...state.pending, compaction: true } }, actions: [] }
+    case "userEdit":
+      // The user is steering: no reminder until the agent makes progress on its own.
+      return {
+        state: {
+          ...state,
+          paused: true,
+          pending: { ...state.pending, edits: mergeEdits(state.pending.edits, event.lines, event.removed) },
+        },
+        actions: [],
+      }
+  }
+}
+
+function onUserMessage(
+  state: TrackerState,
+  event: Extract<TrackerEvent, { type: "userMessage" }>,
+  config: TrackerConfig,
+): Step {
+  const subagent = state.subagent || event.isSubagent
+  if (classifyUserMessage(event.parts) !== "real") return { state: { ...state, subagent }, actions: [] }
+  const actions: TrackerAction[] = []
+  const first = !state.prompted
+  const prompt = realTexts(event.parts).join("\n").trim()
+  if (
+    first &&
+    event.isNewSession &&
+    !state.resumed &&
+    !subagent &&
+    event.list.length === 0 &&
+    !PROMPT_NO_PLAN_END.test(prompt)
+  ) {
+    const prelude = preludeText(config.eager)
+    if (prelude) actions.push({ type: "attach", text: prelude })
+  }
+  // A compaction notice rides along only when a resume notice goes out too, so the list is shown once.
+  const both = state.pending.resume && state.pending.compaction
+  const out = deliver(state.pending, event.list, {
+    resume: true,
+    compaction: both,
+    edits: true,
+    nudge: false,
+  })
+  if (out.text) actions.push({ type: "attach", text: out.text })
+  return {
+    state: {
+      ...state,
+      subagent,
+      prompted: true,
+      resumed: state.resumed || !event.isNewSession,
+      // A new cycle gives the agent a fresh window before the next nudge.
+      edits: 0,
+      nudges: 0,
+      reminders: 0,
+      paused: false,
+      pending: out.pending,
+    },
+    actions,
+  }
+}
+
+function onToolResult(
+  state: TrackerState,
+  event: Extract<TrackerEvent, { type: "toolResult" }>,
+  config: TrackerConfig,
+): Step {
+  if (!event.ok) return { state, actions: [] }
+  if (event.tool === "todo") {
+    // Missing op names are treated as an update: the adapter should always pass them.
+    const onlyView = event.todoOps?.every((op) => op === "view") === true
+    if (onlyView) return { state, actions: [] }
+    // An update makes any queued nudge moot.
+    return {
+      state: { ...state, edits: 0, paused: false, pending: { ...state.pending, nudge: 0 } },
+      actions: [],
+    }
+  }
+  const mutating = (config.mutatingTools ?? MUTATING_TOOLS).has(event.tool)
+  if (!mutating) return { state: state.paused ? { ...state, paused: false } : state, actions: [] }
+  const edits = state.edits + 1
+  const due =
+    edits >= config.nudgeAfter &&
+    !state.subagent &&
+    state.pending.nudge === 0 &&
+    state.nudges < config.nudgesMax &&
+    hasOpenWork(event.list)
+  if (!due) return { state: { ...state, edits, paused: false }, actions: [] }
+  return {
+    state: {
+      ...state,
+      edits: 0,
+      nudges: state.nudges + 1,
+      paused: false,
+      pending: { ...state.pending, nudge: edits },
+    },
+    actions: [],
+  }
+}
+
+function onModelRequest(state: TrackerState, event: Extract<TrackerEvent, { type: "modelRequest" }>): Step {
+  if (event.kind === "title") return { state, actions: [] }
+  if (event.kind === "compaction")
+    return event.list.length > 0
+      ? { state, actions: [{ type: "inject", text: compactionContextText(event.list) }] }
+      : { state, actions: [] }
+  // Resume waits for a real prompt, unless a compaction notice is going out and can carry it.
+  const out = deliver(state.pending, event.list, {
+    resume: state.pending.compaction,
+    compaction: true,
+    edits: true,
+    nudge: true,
+  })
+  const actions: TrackerAction[] = out.text ? [{ type: "inject", text: out.text }] : []
+  return { state: { ...state, pending: out.pending }, actions }
+}
+
+function onIdle(
+  state: TrackerState,
+  event: Extract<TrackerEvent, { type: "idle" }>,
+  config: TrackerConfig,
+): Step {
+  const subagent = state.subagent || event.isSubagent === true
+  const base = subagent === state.subagent ? state : { ...state, subagent }
+  // An interrupted turn means the user took over: stay quiet until the agent makes progress again.
+  if (event.aborted) return { state: { ...base, paused: true }, actions: [] }
+  const quiet =
+    !config.reminders ||
+    subagent ||
+    base.paused ||
+    base.reminders >= config.remindersMax ||
+    event.userMessageWaiting ||
+    event.errored ||
+    event.openQuestion ||
+    !hasOpenWork(event.list) ||
+    asksUser(event.lastAssistantText)
+  if (quiet) return { state: base, actions: [] }
+  return {
+    state: { ...base, reminders: base.reminders + 1, paused: true },
+    actions: [{ type: "remind", text: reminderText(event.list) }],
+  }
+}

@@ -1,0 +1,829 @@
+import { describe, expect, test } from "vitest"
+import {
+  compactionContextText,
+  MARKER,
+  noticesText,
+  nudgeText,
+  postCompactionText,
+  preludeText,
+  reminderText,
+  resumeText,
+  userEditText,
+} from "../src/core/prompts.ts"
+import {
+  asksUser,
+  classifyUserMessage,
+  EDIT_LINES_MAX,
+  initialTracker,
+  MUTATING_TOOLS,
+  QUESTION_CUES,
+  stepTracker,
+  type TrackerAction,
+  type TrackerConfig,
+  type TrackerEvent,
+  type TrackerState,
+} from "../src/core/tracker.ts"
+import type { OpName, TodoList } from "../src/core/types.ts"
+
+const CFG: TrackerConfig = {
+  reminders: true,
+  remindersMax: 3,
+  eager: "preferred",
+  nudgeAfter: 12,
+  nudgesMax: 2,
+}
+
+const OPEN: TodoList = [
+  {
+    name: "Build",
+    tasks: [
+      { text: "Write parser", status: "completed" },
+      { text: "Add tests", status: "in_progress" },
+      { text: "Deploy", status: "blocked", blocker: "waiting on credentials" },
+    ],
+  },
+  { name: "Docs", tasks: [{ text: "Write README", status: "pending" }] },
+]
+const OPEN_LATER: TodoList = [
+  {
+    name: "Build",
+    tasks: [
+      { text: "Write parser", status: "completed" },
+      { text: "Add tests", status: "completed" },
+      { text: "Deploy", status: "blocked", blocker: "waiting on credentials" },
+    ],
+  },
+  { name: "Docs", tasks: [{ text: "Write README", status: "in_progress" }] },
+]
+const ALL_DONE: TodoList = [{ name: "Build", tasks: [{ text: "Write parser", status: "completed" }] }]
+const ONLY_BLOCKED: TodoList = [
+  { name: "Build", tasks: [{ text: "Deploy", status: "blocked", blocker: "waiting on credentials" }] },
+]
+
+// ---- event builders --------------------------------------------------------------------------
+
+function prompt(
+  text: string,
+  opts: Partial<{ list: TodoList; isNewSession: boolean; isSubagent: boolean }> = {},
+) {
+  return {
+    type: "userMessage",
+    parts: [{ type: "text", text }],
+    list: opts.list ?? [],
+    isNewSession: opts.isNewSession ?? true,
+    isSubagent: opts.isSubagent ?? false,
+  } satisfies TrackerEvent
+}
+function pluginMessage(text: string, list: TodoList = OPEN) {
+  return {
+    type: "userMessage",
+    parts: [{ type: "text", text, synthetic: true }],
+    list,
+    isNewSession: true,
+    isSubagent: false,
+  } satisfies TrackerEvent
+}
+function tool(name: string, list: TodoList = OPEN, ok = true) {
+  return { type: "toolResult", tool: name, ok, list } satisfies TrackerEvent
+}
+function todo(ops: OpName[], list: TodoList = OPEN, ok = true) {
+  return { type: "toolResult", tool: "todo", ok, todoOps: ops, list } satisfies TrackerEvent
+}
+function request(kind: "main" | "title" | "compaction" = "main", list: TodoList = OPEN) {
+  return { type: "modelRequest", kind, list } satisfies TrackerEvent
+}
+function idle(over: Partial<Extract<TrackerEvent, { type: "idle" }>> = {}) {
+  return {
+    type: "idle",
+    list: OPEN,
+    lastAssistantText: "Implemented the parser.",
+    userMessageWaiting: false,
+    aborted: false,
+    errored: false,
+    openQuestion: false,
+    ...over,
+  } satisfies TrackerEvent
+}
+
+// ---- runner ------------------------------------------------------------------------------------
+
+class Session {
+  state: TrackerState = initialTracker()
+  constructor(readonly config: TrackerConfig = CFG) {}
+  send(event: TrackerEvent): TrackerAction[] {
+    const step = stepTracker(this.state, event, this.config)
+    this.state = step.state
+    return step.actions
+  }
+  sendAll(events: TrackerEvent[]): TrackerAction[] {
+    return events.flatMap((e) => this.send(e))
+  }
+  /** A session already past its first prompt, in a fresh cycle, with an open list. */
+  static started(config: TrackerConfig = CFG): Session {
+    const s = new Session(config)
+    s.send(prompt("Build the thing", { list: OPEN }))
+    return s
+  }
+}
+
+function edits(s: Session, n: number, list: TodoList = OPEN): void {
+  for (let i = 0; i < n; i++) expect(s.send(tool("edit", list))).toEqual([])
+}
+
+// ------------------------------------------------------------------------------------------------
+
+test("initial state is plain, serializable data", () => {
+  const state = initialTracker()
+  expect(JSON.parse(JSON.stringify(state))).toEqual(state)
+  expect(state).toEqual({
+    prompted: false,
+    resumed: false,
+    subagent: false,
+    edits: 0,
+    nudges: 0,
+    reminders: 0,
+    paused: false,
+    pending: { resume: false, compaction: false, nudge: 0, edits: null },
+  })
+})
+
+test("stepTracker never mutates the state it is given", () => {
+  const s = Session.started()
+  const before = structuredClone(s.state)
+  const frozen = s.state
+  stepTracker(frozen, tool("edit"), CFG)
+  stepTracker(frozen, idle(), CFG)
+  stepTracker(frozen, { type: "userEdit", lines: ['done "A"'], removed: [] }, CFG)
+  expect(frozen).toEqual(before)
+})
+
+describe("classifyUserMessage", () => {
+  test("typed text is real", () => {
+    expect(classifyUserMessage([{ type: "text", text: "fix it" }])).toBe("real")
+  })
+  test("typed text with our hidden attachment is still real", () => {
+    expect(
+      classifyUserMessage([
+        { type: "text", text: "fix it" },
+        { type: "text", text: `${MARKER}\nhello`, synthetic: true },
+      ]),
+    ).toBe("real")
+  })
+  test("our text alone is plugin, synthetic or not", () => {
+    expect(classifyUserMessage([{ type: "text", text: `${MARKER}\nreminder` }])).toBe("plugin")
+    expect(classifyUserMessage([{ type: "text", text: `${MARKER}\nreminder`, synthetic: true }])).toBe(
+      "plugin",
+    )
+  })
+  test("synthetic, ignored and blank texts are synthetic", () => {
+    expect(classifyUserMessage([{ type: "text", text: "Called the Read tool", synthetic: true }])).toBe(
+      "synthetic",
+    )
+    expect(classifyUserMessage([{ type: "text", text: "hidden", ignored: true }])).toBe("synthetic")
+    expect(classifyUserMessage([{ type: "text", text: "   " }])).toBe("synthetic")
+    expect(classifyUserMessage([])).toBe("synthetic")
+  })
+  test("a file attachment alone is synthetic (documented choice)", () => {
+    expect(classifyUserMessage([{ type: "file" }])).toBe("synthetic")
+    expect(classifyUserMessage([{ type: "file" }, { type: "text", text: "see file", synthetic: true }])).toBe(
+      "synthetic",
+    )
+  })
+  test("text in a non-text part does not count", () => {
+    expect(classifyUserMessage([{ type: "reasoning", text: "thinking" }])).toBe("synthetic")
+  })
+})
+
+describe("asksUser", () => {
+  test.each([
+    "Should I also update the docs?",
+    "Ready to go？",
+    "هل تريد المتابعة؟",
+    "Θέλετε να συνεχίσω\u037E",
+    "Is this right⸮",
+    "**Shall we proceed?**",
+    "Which option do you prefer? 🙂",
+    '"Which one?"',
+    "Let me know if you want changes.",
+    "Please confirm the target branch.",
+    "I can also refactor it. Should I go ahead.",
+    "WOULD YOU LIKE me to continue.",
+    "Do you want me to push.",
+    "Shall I continue.",
+    "Can you confirm the API key is set.",
+    "Waiting for your go-ahead.",
+    "Done with step one.\n\nWhat next?\n\n",
+  ])("asks: %j", (text) => {
+    expect(asksUser(text)).toBe(true)
+  })
+
+  test.each([
+    "Implemented the parser.",
+    "Is it done? Yes, all tests pass.",
+    "Should I? No: I went ahead.\nAll done.",
+    "This should include the tests.",
+    "Marshall Island data loaded.",
+    "Per Marshall I wrote the adapter.",
+    "const x = 1;",
+    "",
+    "\n  \n",
+  ])("does not ask: %j", (text) => {
+    expect(asksUser(text)).toBe(false)
+  })
+
+  test("undefined text does not ask", () => {
+    expect(asksUser(undefined)).toBe(false)
+  })
+
+  test("every exported cue is recognised", () => {
+    for (const cue of QUESTION_CUES) expect(asksUser(`Fine. ${cue} something.`), cue).toBe(true)
+    expect(QUESTION_CUES).toEqual(
+      expect.arrayContaining([
+        "please confirm",
+        "let me know",
+        "should i",
+        "would you like",
+        "do you want me",
+        "shall i",
+        "can you confirm",
+        "waiting for your",
+      ]),
+    )
+  })
+})
+
+describe("eager prelude", () => {
+  const PREFERRED = { type: "attach", text: preludeText("preferred")! }
+
+  test("preferred: attached to the first real prompt of a new session", () => {
+    const s = new Session()
+    expect(s.send(prompt("Add a login page"))).toEqual([PREFERRED])
+  })
+
+  test("always: the must-call text", () => {
+    const s = new Session({ ...CFG, eager: "always" })
+    expect(s.send(prompt("Add a login page"))).toEqual([{ type: "attach", text: preludeText("always")! }])
+  })
+
+  test("default: nothing", () => {
+    const s = new Session({ ...CFG, eager: "default" })
+    expect(s.send(prompt("Add a login page"))).toEqual([])
+  })
+
+  test("only the first real prompt", () => {
+    const s = new Session()
+    expect(s.send(prompt("What does this repo do?"))).toEqual([])
+    expect(s.send(prompt("Add a login page"))).toEqual([])
+  })
+
+  test("plugin and synthetic messages do not use up the first prompt", () => {
+    const s = new Session()
+    expect(s.send(pluginMessage(`${MARKER}\nx`, []))).toEqual([])
+    expect(s.send({ ...prompt("x"), parts: [{ type: "file" }] })).toEqual([])
+    expect(s.send(prompt("Add a login page"))).toEqual([PREFERRED])
+  })
+
+  test("not for a session that existed before", () => {
+    expect(new Session().send(prompt("Add a login page", { isNewSession: false }))).toEqual([])
+  })
+
+  test("not after a resumed event, even if the adapter calls it new", () => {
+    const s = new Session()
+    s.send({ type: "resumed", list: [] })
+    expect(s.send(prompt("Add a login page"))).toEqual([])
+  })
+
+  test.each([
+    "Can you add a login page?",
+    "Add a login page!",
+    "ログインページ？",
+    "すごい！",
+    "Add a login page?  \n",
+  ])("not when the prompt ends in a question or exclamation: %j", (text) => {
+    expect(new Session().send(prompt(text))).toEqual([])
+  })
+
+  test("a question mark inside the prompt is fine", () => {
+    expect(new Session().send(prompt("Why is login slow? Fix it"))).toEqual([PREFERRED])
+  })
+
+  test("not when a list already exists", () => {
+    expect(new Session().send(prompt("Add a login page", { list: ALL_DONE }))).toEqual([])
+  })
+
+  test("not for subagents", () => {
+    expect(new Session().send(prompt("Add a login page", { isSubagent: true }))).toEqual([])
+  })
+})
+
+describe("mid-run nudge", () => {
+  const NUDGE = [{ type: "inject", text: nudgeText(OPEN, 12) }]
+
+  test("queued at exactly nudgeAfter edits, not one before", () => {
+    const s = Session.started()
+    edits(s, 11)
+    expect(s.send(request())).toEqual([])
+    edits(s, 1)
+    expect(s.send(request())).toEqual(NUDGE)
+  })
+
+  test("delivered once, on a main request only", () => {
+    const s = Session.started()
+    edits(s, 12)
+    expect(s.send(request("title"))).toEqual([])
+    expect(s.send(request("compaction"))).toEqual([{ type: "inject", text: compactionContextText(OPEN) }])
+    expect(s.send(request())).toEqual(NUDGE)
+    expect(s.send(request())).toEqual([])
+  })
+
+  test("the count restarts after a nudge", () => {
+    const s = Session.started()
+    edits(s, 12)
+    s.send(request())
+    edits(s, 11)
+    expect(s.send(request())).toEqual([])
+    edits(s, 1)
+    expect(s.send(request())).toEqual(NUDGE)
+  })
+
+  test("at most nudgesMax per cycle; a real prompt resets", () => {
+    const s = Session.started()
+    let nudges = 0
+    for (let i = 0; i < 60; i++) {
+      s.send(tool("bash"))
+      nudges += s.send(request()).length
+    }
+    expect(nudges).toBe(2)
+    s.send(prompt("keep going", { list: OPEN }))
+    // The edit count restarts with the cycle too: no nudge right after the user's prompt.
+    edits(s, 11)
+    expect(s.send(request())).toEqual([])
+    edits(s, 1)
+    expect(s.send(request())).toEqual(NUDGE)
+  })
+
+  test("plugin and synthetic messages do not reset the nudge budget", () => {
+    const s = Session.started()
+    for (let i = 0; i < 2; i++) {
+      edits(s, 12)
+      expect(s.send(request())).toEqual(NUDGE)
+    }
+    s.send(pluginMessage(`${MARKER}\nreminder`))
+    s.send({ ...prompt("x"), parts: [{ type: "text", text: "tool output", synthetic: true }] })
+    edits(s, 12)
+    expect(s.send(request())).toEqual([])
+  })
+
+  test("a todo update resets the count", () => {
+    const s = Session.started()
+    edits(s, 11)
+    s.send(todo(["done"]))
+    edits(s, 11)
+    expect(s.send(request())).toEqual([])
+    edits(s, 1)
+    expect(s.send(request())).toEqual(NUDGE)
+  })
+
+  test("a todo view or a failed todo call does not reset the count", () => {
+    const s = Session.started()
+    edits(s, 6)
+    s.send(todo(["view"]))
+    s.send(todo(["done"], OPEN, false))
+    edits(s, 6)
+    expect(s.send(request())).toEqual(NUDGE)
+  })
+
+  test("a batch with any non-view op resets the count", () => {
+    const s = Session.started()
+    edits(s, 11)
+    s.send(todo(["view", "start"]))
+    edits(s, 1)
+    expect(s.send(request())).toEqual([])
+  })
+
+  test("a todo update before delivery cancels the queued nudge", () => {
+    const s = Session.started()
+    edits(s, 12)
+    s.send(todo(["done"]))
+    expect(s.send(request())).toEqual([])
+  })
+
+  test("failed and non-mutating tool results do not count", () => {
+    const s = Session.started()
+    for (let i = 0; i < 20; i++) {
+      s.send(tool("edit", OPEN, false))
+      s.send(tool("read"))
+      s.send(tool("grep"))
+    }
+    expect(s.send(request())).toEqual([])
+  })
+
+  test("every default mutating tool counts", () => {
+    expect([...MUTATING_TOOLS].sort()).toEqual(["apply_patch", "bash", "edit", "multiedit", "patch", "write"])
+    const s = Session.started()
+    for (let i = 0; i < 2; i++) for (const name of MUTATING_TOOLS) s.send(tool(name))
+    expect(s.send(request())).toEqual(NUDGE)
+  })
+
+  test("the adapter can override the mutating tools", () => {
+    const s = Session.started({ ...CFG, mutatingTools: new Set(["shell"]) })
+    edits(s, 12)
+    expect(s.send(request())).toEqual([])
+    for (let i = 0; i < 12; i++) s.send(tool("shell"))
+    expect(s.send(request())).toEqual(NUDGE)
+  })
+
+  test("nudgeAfter is configurable", () => {
+    const s = Session.started({ ...CFG, nudgeAfter: 3 })
+    edits(s, 3)
+    expect(s.send(request())).toEqual([{ type: "inject", text: nudgeText(OPEN, 3) }])
+  })
+
+  test("not without open work: done or only blocked", () => {
+    for (const list of [ALL_DONE, ONLY_BLOCKED, []]) {
+      const s = Session.started()
+      edits(s, 30, list)
+      expect(s.send(request("main", list))).toEqual([])
+    }
+  })
+
+  test("edits made while nothing is open do not spend the nudge budget", () => {
+    const s = Session.started()
+    for (let i = 0; i < 3; i++) {
+      edits(s, 12, ALL_DONE)
+      expect(s.send(request("main", OPEN))).toEqual([])
+    }
+    // The list gains open work (e.g. the user added a task): both nudges are still available.
+    s.send(tool("edit", OPEN))
+    expect(s.send(request())).toEqual([{ type: "inject", text: nudgeText(OPEN, 37) }])
+    edits(s, 12)
+    expect(s.send(request())).toEqual(NUDGE)
+  })
+
+  test("not for subagents", () => {
+    const s = new Session()
+    s.send(prompt("Investigate", { list: OPEN, isSubagent: true }))
+    edits(s, 30)
+    expect(s.send(request())).toEqual([])
+  })
+
+  test("rendered from the list at delivery", () => {
+    const s = Session.started()
+    edits(s, 12)
+    expect(s.send(request("main", OPEN_LATER))).toEqual([{ type: "inject", text: nudgeText(OPEN_LATER, 12) }])
+  })
+
+  test("dropped if the list has no open work at delivery", () => {
+    const s = Session.started()
+    edits(s, 12)
+    expect(s.send(request("main", ALL_DONE))).toEqual([])
+    expect(s.send(request())).toEqual([])
+  })
+})
+
+describe("completion reminder", () => {
+  const REMIND = [{ type: "remind", text: reminderText(OPEN) }]
+
+  test("sent on idle with open work, rendered from that list", () => {
+    expect(Session.started().send(idle())).toEqual(REMIND)
+    expect(Session.started().send(idle({ list: OPEN_LATER }))).toEqual([
+      { type: "remind", text: reminderText(OPEN_LATER) },
+    ])
+  })
+
+  test("not when reminders are off", () => {
+    expect(Session.started({ ...CFG, reminders: false }).send(idle())).toEqual([])
+  })
+
+  test("not when remindersMax is 0", () => {
+    expect(Session.started({ ...CFG, remindersMax: 0 }).send(idle())).toEqual([])
+  })
+
+  test("not without open work; blocked tasks do not count", () => {
+    expect(Session.started().send(idle({ list: ALL_DONE }))).toEqual([])
+    expect(Session.started().send(idle({ list: ONLY_BLOCKED }))).toEqual([])
+    expect(Session.started().send(idle({ list: [] }))).toEqual([])
+  })
+
+  test("not when the agent asks the user something", () => {
+    expect(Session.started().send(idle({ lastAssistantText: "Which database should we use?" }))).toEqual([])
+    expect(Session.started().send(idle({ lastAssistantText: "هل أتابع؟" }))).toEqual([])
+    expect(Session.started().send(idle({ lastAssistantText: "Let me know how to proceed." }))).toEqual([])
+  })
+
+  test("not when a user message is waiting", () => {
+    expect(Session.started().send(idle({ userMessageWaiting: true }))).toEqual([])
+  })
+
+  test("not after an error", () => {
+    expect(Session.started().send(idle({ errored: true }))).toEqual([])
+  })
+
+  test("not while a question or permission request is open", () => {
+    expect(Session.started().send(idle({ openQuestion: true }))).toEqual([])
+  })
+
+  test("not after the user aborted, and not on a later idle until progress", () => {
+    const s = Session.started()
+    expect(s.send(idle({ aborted: true }))).toEqual([])
+    expect(s.send(idle())).toEqual([])
+    s.send(tool("read"))
+    expect(s.send(idle())).toEqual(REMIND)
+  })
+
+  test("not for subagents, whether the prompt or the idle says so", () => {
+    const s = new Session()
+    s.send(prompt("Investigate", { list: OPEN, isSubagent: true }))
+    expect(s.send(idle())).toEqual([])
+    expect(Session.started().send(idle({ isSubagent: true }))).toEqual([])
+  })
+
+  test("a session once seen as a subagent stays one", () => {
+    const s = new Session()
+    s.send(prompt("Investigate", { list: OPEN, isSubagent: true }))
+    s.send(prompt("More", { list: OPEN, isSubagent: false }))
+    expect(s.send(idle())).toEqual([])
+  })
+
+  test("paused after a reminder until progress; a todo view or a failed call is not progress", () => {
+    const s = Session.started()
+    expect(s.send(idle())).toEqual(REMIND)
+    expect(s.send(idle())).toEqual([])
+    s.send(todo(["view"]))
+    expect(s.send(idle())).toEqual([])
+    s.send(tool("edit", OPEN, false))
+    s.send(todo(["done"], OPEN, false))
+    expect(s.send(idle())).toEqual([])
+    s.send(tool("read"))
+    expect(s.send(idle())).toEqual(REMIND)
+  })
+
+  test("a todo change counts as progress", () => {
+    const s = Session.started()
+    s.send(idle())
+    s.send(todo(["block"]))
+    expect(s.send(idle())).toEqual(REMIND)
+  })
+
+  test("capped at remindersMax per cycle, then silence; a real prompt resets", () => {
+    const s = Session.started()
+    let sent = 0
+    for (let i = 0; i < 10; i++) {
+      sent += s.send(idle()).length
+      s.send(tool("edit"))
+    }
+    expect(sent).toBe(3)
+    s.send(prompt("continue please", { list: OPEN }))
+    expect(s.send(idle())).toEqual(REMIND)
+  })
+
+  test("a real prompt lifts the pause", () => {
+    const s = Session.started()
+    s.send(idle())
+    s.send(prompt("go on", { list: OPEN }))
+    expect(s.send(idle())).toEqual(REMIND)
+  })
+
+  test("a remind -> idle loop fed back through plugin messages stays within the cap", () => {
+    for (const max of [1, 3, 5]) {
+      const s = Session.started({ ...CFG, remindersMax: max })
+      let sent = 0
+      let pendingText: string | undefined
+      for (let i = 0; i < 10; i++) {
+        if (pendingText) s.send(pluginMessage(pendingText))
+        s.send(request())
+        s.send(tool("bash"))
+        const actions = s.send(idle())
+        sent += actions.length
+        pendingText = actions[0]?.text
+      }
+      expect(sent).toBe(max)
+    }
+  })
+
+  test("synthetic messages (e.g. a /todo command turn) do not reset the budget", () => {
+    const s = Session.started({ ...CFG, remindersMax: 1 })
+    expect(s.send(idle())).toEqual(REMIND)
+    s.send({ ...prompt("x"), parts: [{ type: "text", text: "command output", synthetic: true }] })
+    s.send({ ...prompt("x"), parts: [{ type: "file" }] })
+    s.send(tool("read"))
+    expect(s.send(idle())).toEqual([])
+  })
+
+  test("a user edit pauses reminders until the agent makes progress", () => {
+    const s = Session.started()
+    s.send({ type: "userEdit", lines: ['done "Add tests"'], removed: [] })
+    expect(s.send(idle())).toEqual([])
+    s.send(tool("read"))
+    expect(s.send(idle())).toEqual(REMIND)
+  })
+})
+
+describe("resume notice", () => {
+  test("delivered with the first real prompt, rendered from the list then, exactly once", () => {
+    const s = new Session()
+    s.send({ type: "resumed", list: OPEN })
+    expect(s.send(request())).toEqual([])
+    expect(s.send(pluginMessage(`${MARKER}\nx`))).toEqual([])
+    expect(s.send(prompt("continue", { list: OPEN_LATER, isNewSession: false }))).toEqual([
+      { type: "attach", text: resumeText(OPEN_LATER) },
+    ])
+    expect(s.send(request("main", OPEN_LATER))).toEqual([])
+    expect(s.send(prompt("and more", { list: OPEN_LATER, isNewSession: false }))).toEqual([])
+  })
+
+  test("queued for a list with only blocked tasks (they are still open)", () => {
+    const s = new Session()
+    s.send({ type: "resumed", list: ONLY_BLOCKED })
+    expect(s.send(prompt("go", { list: ONLY_BLOCKED, isNewSession: false }))).toEqual([
+      { type: "attach", text: resumeText(ONLY_BLOCKED) },
+    ])
+  })
+
+  test("not queued when the stored list has nothing open", () => {
+    const s = new Session()
+    s.send({ type: "resumed", list: ALL_DONE })
+    expect(s.send(prompt("go", { list: ALL_DONE, isNewSession: false }))).toEqual([])
+  })
+
+  test("decided on the stored list: not queued if it had nothing open, even if work appears later", () => {
+    const s = new Session()
+    s.send({ type: "resumed", list: ALL_DONE })
+    expect(s.send(prompt("go", { list: OPEN, isNewSession: false }))).toEqual([])
+  })
+
+  test("dropped when the list was emptied before delivery", () => {
+    const s = new Session()
+    s.send({ type: "resumed", list: OPEN })
+    expect(s.send(prompt("go", { list: [], isNewSession: false }))).toEqual([])
+    expect(s.send(prompt("go", { list: OPEN, isNewSession: false }))).toEqual([])
+  })
+})
+
+describe("compaction notice", () => {
+  test("delivered once on the next main request, never on title or compaction requests", () => {
+    const s = Session.started()
+    s.send({ type: "compacted" })
+    expect(s.send(request("title"))).toEqual([])
+    expect(s.send(request("compaction"))).toEqual([{ type: "inject", text: compactionContextText(OPEN) }])
+    expect(s.send(request("main", OPEN_LATER))).toEqual([
+      { type: "inject", text: postCompactionText(OPEN_LATER) },
+    ])
+    expect(s.send(request())).toEqual([])
+  })
+
+  test("not attached to a real prompt on its own", () => {
+    const s = Session.started()
+    s.send({ type: "compacted" })
+    expect(s.send(prompt("next", { list: OPEN }))).toEqual([])
+    expect(s.send(request())).toEqual([{ type: "inject", text: postCompactionText(OPEN) }])
+  })
+
+  test("nothing to say about an empty list", () => {
+    const s = Session.started()
+    s.send({ type: "compacted" })
+    expect(s.send(request("compaction", []))).toEqual([])
+    expect(s.send(request("main", []))).toEqual([])
+    expect(s.send(request())).toEqual([])
+  })
+
+  test("with a resume also pending, one text carries the list once (main request first)", () => {
+    const s = new Session()
+    s.send({ type: "resumed", list: OPEN })
+    s.send({ type: "compacted" })
+    const actions = s.send(request())
+    expect(actions).toEqual([
+      { type: "inject", text: noticesText({ resumed: true, compacted: true }, OPEN)! },
+    ])
+    expect(actions[0]!.text.split("Write parser").length).toBe(2)
+    expect(s.send(prompt("go", { list: OPEN, isNewSession: false }))).toEqual([])
+  })
+
+  test("with a resume also pending, one text carries the list once (real prompt first)", () => {
+    const s = new Session()
+    s.send({ type: "resumed", list: OPEN })
+    s.send({ type: "compacted" })
+    expect(s.send(prompt("go", { list: OPEN, isNewSession: false }))).toEqual([
+      { type: "attach", text: noticesText({ resumed: true, compacted: true }, OPEN)! },
+    ])
+    expect(s.send(request())).toEqual([])
+  })
+})
+
+describe("user-edit notice", () => {
+  const first = { type: "userEdit", lines: ['done "Add tests"'], removed: [] } as const
+  const second = { type: "userEdit", lines: ['removed "Old idea"'], removed: ["Old idea"] } as const
+  const merged = { lines: ['done "Add tests"', 'removed "Old idea"'], removed: ["Old idea"], omitted: 0 }
+
+  test("merged and delivered once on the next main request, from the current list", () => {
+    const s = Session.started()
+    s.send(first)
+    s.send(second)
+    expect(s.send(request("title"))).toEqual([])
+    expect(s.send(request("compaction"))).toEqual([{ type: "inject", text: compactionContextText(OPEN) }])
+    const actions = s.send(request("main", OPEN_LATER))
+    expect(actions).toEqual([{ type: "inject", text: userEditText(merged, OPEN_LATER) }])
+    expect(actions[0]!.text).toContain("Do not recreate removed tasks")
+    expect(s.send(request())).toEqual([])
+  })
+
+  test("or attached to the next real prompt, whichever comes first", () => {
+    const s = Session.started()
+    s.send(first)
+    s.send(second)
+    expect(s.send(prompt("ok", { list: OPEN }))).toEqual([
+      { type: "attach", text: userEditText(merged, OPEN) },
+    ])
+    expect(s.send(request())).toEqual([])
+  })
+
+  test("not attached to plugin or synthetic messages", () => {
+    const s = Session.started()
+    s.send(first)
+    expect(s.send(pluginMessage(`${MARKER}\nx`))).toEqual([])
+    expect(s.send(request())).toHaveLength(1)
+  })
+
+  test("delivered even when the user emptied the list", () => {
+    const s = Session.started()
+    s.send({ type: "userEdit", lines: ["cleared the list"], removed: ["Add tests"] })
+    expect(s.send(request("main", []))).toEqual([
+      {
+        type: "inject",
+        text: userEditText({ lines: ["cleared the list"], removed: ["Add tests"], omitted: 0 }, []),
+      },
+    ])
+  })
+
+  test("merged edits keep only the latest lines and removed texts once", () => {
+    const s = Session.started()
+    for (let i = 0; i < 30; i++) s.send({ type: "userEdit", lines: [`done "T${i}"`], removed: ["Gone"] })
+    const text = s.send(request())[0]!.text
+    expect(text).toContain(`(${30 - EDIT_LINES_MAX} earlier changes not shown)`)
+    expect(text).not.toContain('done "T9"')
+    expect(text).toContain('done "T10"')
+    expect(text).toContain('done "T29"')
+    expect(text).toContain('Do not recreate removed tasks ("Gone").')
+  })
+
+  test("shares one text with a compaction notice and a nudge", () => {
+    const s = Session.started()
+    s.send({ type: "compacted" })
+    s.send(first)
+    edits(s, 12)
+    expect(s.send(request())).toEqual([
+      {
+        type: "inject",
+        text: noticesText(
+          { compacted: true, edits: { lines: ['done "Add tests"'], removed: [], omitted: 0 }, nudge: 12 },
+          OPEN,
+        )!,
+      },
+    ])
+  })
+})
+
+describe("real prompt with several notices", () => {
+  test("prelude and pending edits go out as separate attachments, each once", () => {
+    const s = new Session()
+    s.send({ type: "userEdit", lines: ["cleared the list"], removed: [] })
+    const actions = s.send(prompt("Build a CLI"))
+    expect(actions).toEqual([
+      { type: "attach", text: preludeText("preferred")! },
+      { type: "attach", text: userEditText({ lines: ["cleared the list"], removed: [], omitted: 0 }, []) },
+    ])
+    expect(s.send(request("main", []))).toEqual([])
+  })
+})
+
+test("state stays bounded and serializable over 10,000 events", () => {
+  let seed = 12345
+  const rand = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648
+    return seed % n
+  }
+  const lists = [OPEN, OPEN_LATER, ALL_DONE, ONLY_BLOCKED, []]
+  const s = new Session()
+  let maxSize = 0
+  let actions = 0
+  for (let i = 0; i < 10_000; i++) {
+    const list = lists[rand(lists.length)]!
+    const events: TrackerEvent[] = [
+      prompt(`prompt ${i}`, { list, isNewSession: rand(2) === 0 }),
+      pluginMessage(`${MARKER}\n${i}`, list),
+      tool(["edit", "bash", "read", "write"][rand(4)]!, list, rand(5) !== 0),
+      todo([(["view", "done", "start"] as const)[rand(3)]!], list),
+      request((["main", "title", "compaction"] as const)[rand(3)], list),
+      idle({ list, aborted: rand(7) === 0 }),
+      { type: "resumed", list },
+      { type: "compacted" },
+      { type: "userEdit", lines: [`done "task number ${i} with a longer text"`], removed: [`removed ${i}`] },
+    ]
+    actions += s.send(events[rand(events.length)]!).length
+    const size = JSON.stringify(s.state).length
+    if (size > maxSize) maxSize = size
+  }
+  expect(actions).toBeGreaterThan(0)
+  expect(maxSize).toBeLessThan(4000)
+  expect(JSON.parse(JSON.stringify(s.state))).toEqual(s.state)
+})
