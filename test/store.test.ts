@@ -1,0 +1,688 @@
+import { execFile, spawnSync } from "node:child_process"
+import * as nodeFs from "node:fs/promises"
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises"
+import { homedir, hostname, tmpdir } from "node:os"
+import { dirname, join, resolve } from "node:path"
+import { promisify } from "node:util"
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import type { Phase, TodoList } from "../src/core/types.ts"
+import { createStore, dataDir, type Fs, fileName, type Parse, type Snapshot, todoDir } from "../src/store.ts"
+import { buildStore, CHILD } from "./fixtures/build-store.ts"
+
+const run = promisify(execFile)
+
+const parse: Parse = (raw) =>
+  Array.isArray(raw) &&
+  raw.every(
+    (p) => typeof p === "object" && p !== null && typeof p.name === "string" && Array.isArray(p.tasks),
+  )
+    ? { ok: true, value: raw as TodoList }
+    : { ok: false, error: "list is not an array of phases" }
+
+const LIST: TodoList = [
+  { name: "Build", tasks: [{ text: "write store", status: "in_progress" }] },
+  { name: "Ship", tasks: [{ text: "release", status: "blocked", blocker: "waiting on review" }] },
+]
+
+let dirs: string[] = []
+async function tempDir(): Promise<string> {
+  const d = await mkdtemp(join(tmpdir(), "todo-store-"))
+  dirs.push(d)
+  return d
+}
+afterEach(async () => {
+  for (const d of dirs) {
+    await chmod(d, 0o700).catch(() => {})
+    await rm(d, { recursive: true, force: true })
+  }
+  dirs = []
+})
+
+function open(dir: string, extra: { fs?: Fs; lockWaitMs?: number; staleLockMs?: number } = {}) {
+  const warnings: string[] = []
+  const store = createStore({ dir, parse, warn: (m) => warnings.push(m), ...extra })
+  return { store, warnings }
+}
+
+/** An update that appends one task to phase "P". */
+function append(text: string) {
+  return (s: Snapshot): Snapshot => {
+    const tasks = s.list[0]?.tasks ?? []
+    const phase: Phase = { name: "P", tasks: [...tasks, { text, status: "pending" }] }
+    return { ...s, list: [phase] }
+  }
+}
+
+function texts(s: Snapshot): string[] {
+  return s.list.flatMap((p) => p.tasks.map((t) => t.text))
+}
+
+function code(error: string): Error {
+  return Object.assign(new Error(error), { code: error })
+}
+
+describe("dataDir / todoDir", () => {
+  it("uses an absolute XDG_DATA_HOME, else ~/.local/share", () => {
+    expect(dataDir({ XDG_DATA_HOME: "/xdg", HOME: "/h" })).toBe(join("/xdg", "opencode"))
+    expect(dataDir({ XDG_DATA_HOME: "relative/dir", HOME: "/h" })).toBe(
+      join("/h", ".local", "share", "opencode"),
+    )
+    expect(dataDir({ HOME: "/h" })).toBe(join("/h", ".local", "share", "opencode"))
+    expect(dataDir({})).toBe(join(homedir(), ".local", "share", "opencode"))
+    expect(todoDir({ XDG_DATA_HOME: "/xdg" })).toBe(join("/xdg", "opencode", "plugin", "todo"))
+  })
+})
+
+describe("read / update", () => {
+  it("reads a missing record as an empty list at revision 0", async () => {
+    const { store, warnings } = open(await tempDir())
+    expect(await store.read("s1")).toEqual({ list: [], revision: 0, edits: [], persisted: true })
+    expect(await store.stamp("s1")).toBeUndefined()
+    expect(warnings).toEqual([])
+  })
+
+  it("round-trips list and edits through the exact on-disk record, creating the folder", async () => {
+    const dir = join(await tempDir(), "nested", "todo")
+    const { store, warnings } = open(dir)
+    const written = await store.update("s1", (s) => ({
+      ...s,
+      list: LIST,
+      edits: [{ kind: "done", task: "x" }],
+    }))
+    expect(written).toEqual({
+      list: LIST,
+      revision: 1,
+      edits: [{ kind: "done", task: "x" }],
+      persisted: true,
+    })
+    expect(JSON.parse(await readFile(join(dir, "s1.json"), "utf8"))).toEqual({
+      version: 1,
+      session: "s1",
+      revision: 1,
+      list: LIST,
+      edits: [{ kind: "done", task: "x" }],
+    })
+    const other = open(dir).store
+    expect(await other.read("s1")).toEqual(written)
+    expect(await readdir(dir)).toEqual(["s1.json"])
+    expect(warnings).toEqual([])
+  })
+
+  it("bumps the revision on every write and writes nothing when fn returns undefined", async () => {
+    const dir = await tempDir()
+    const { store } = open(dir)
+    await store.update("s", append("a"))
+    await store.update("s", append("b"))
+    const third = await store.update("s", append("c"))
+    expect(third.revision).toBe(3)
+    const before = await store.stamp("s")
+    const bytes = await readFile(join(dir, "s.json"), "utf8")
+    const same = await store.update("s", () => undefined)
+    expect(same.revision).toBe(3)
+    expect(texts(same)).toEqual(["a", "b", "c"])
+    expect(await store.stamp("s")).toBe(before)
+    expect(await readFile(join(dir, "s.json"), "utf8")).toBe(bytes)
+    // A no-op on a missing record creates nothing.
+    await store.update("fresh", () => undefined)
+    expect(await readdir(dir)).toEqual(["s.json"])
+  })
+
+  it("passes errors thrown by fn to the caller, releases the lock, and keeps working", async () => {
+    const dir = await tempDir()
+    const { store, warnings } = open(dir)
+    await store.update("s", append("a"))
+    const boom = new Error("boom")
+    await expect(
+      store.update("s", () => {
+        throw boom
+      }),
+    ).rejects.toBe(boom)
+    expect(await readdir(dir)).toEqual(["s.json"])
+    expect(texts(await store.update("s", append("b")))).toEqual(["a", "b"])
+    expect(warnings).toEqual([])
+  })
+
+  it("refuses to write a list its own parse would reject", async () => {
+    const dir = await tempDir()
+    const { store } = open(dir)
+    await store.update("s", append("a"))
+    await expect(store.update("s", (s) => ({ ...s, list: "nope" as unknown as TodoList }))).rejects.toThrow(
+      "Refusing to store an invalid todo list: list is not an array of phases",
+    )
+    expect(texts(await store.read("s"))).toEqual(["a"])
+    expect(await readdir(dir)).toEqual(["s.json"])
+  })
+})
+
+describe("atomic write", () => {
+  /** An fs that logs the write path: which file is opened how, synced, closed, renamed. */
+  function logging(dir: string, failDirOpen?: string) {
+    const log: string[] = []
+    const name = (p: unknown) =>
+      String(p) === dir
+        ? "<dir>"
+        : String(p)
+            .slice(dir.length + 1)
+            .replace(/\.\d+\.\d+-[0-9a-f]+\.tmp$/, ".<tmp>")
+    const fs: Fs = {
+      ...nodeFs,
+      open: (async (path: string, flags?: string) => {
+        if (failDirOpen && path === dir) throw code(failDirOpen)
+        const handle = await nodeFs.open(path, flags)
+        log.push(`open ${name(path)} ${flags}`)
+        return new Proxy(handle, {
+          get(target, key: keyof nodeFs.FileHandle) {
+            const value = target[key]
+            if (key !== "sync" && key !== "close")
+              return typeof value === "function" ? value.bind(target) : value
+            return async () => {
+              log.push(`${key} ${name(path)}`)
+              return (value as () => Promise<void>).call(target)
+            }
+          },
+        })
+      }) as typeof nodeFs.open,
+      rename: async (from, to) => {
+        log.push(`rename ${name(from)} -> ${name(to)}`)
+        return nodeFs.rename(from, to)
+      },
+    }
+    return { fs, log }
+  }
+
+  it("writes a temp file, fsyncs it, renames it over the record, then fsyncs the folder", async () => {
+    const dir = await tempDir()
+    const { fs, log } = logging(dir)
+    const { store, warnings } = open(dir, { fs })
+    await store.update("s", append("a"))
+    expect(log).toEqual([
+      "open s.json.lock.<tmp> wx",
+      "close s.json.lock.<tmp>",
+      "open s.json.<tmp> wx",
+      "sync s.json.<tmp>",
+      "close s.json.<tmp>",
+      "rename s.json.<tmp> -> s.json",
+      "open <dir> r",
+      "sync <dir>",
+      "close <dir>",
+    ])
+    expect(warnings).toEqual([])
+  })
+
+  it("ignores a folder fsync the platform refuses (EINVAL), but not an I/O error", async () => {
+    const dir = await tempDir()
+    const refused = open(dir, { fs: logging(dir, "EINVAL").fs })
+    expect((await refused.store.update("s", append("a"))).persisted).toBe(true)
+    expect(refused.warnings).toEqual([])
+    const broken = open(dir, { fs: logging(dir, "EIO").fs })
+    expect((await broken.store.update("s", append("b"))).persisted).toBe(false)
+    expect(broken.warnings).toEqual([
+      `Todo storage in ${dir} is not usable (EIO); todo lists are kept in memory only for now.`,
+    ])
+  })
+})
+
+describe("stamp", () => {
+  it("changes when any process writes and costs exactly one stat", async () => {
+    const dir = await tempDir()
+    const calls: string[] = []
+    const counting: Fs = new Proxy(nodeFs, {
+      get(target, key: keyof Fs) {
+        const value = target[key]
+        return typeof value === "function"
+          ? (...args: unknown[]) => {
+              calls.push(String(key))
+              return (value as (...a: unknown[]) => unknown)(...args)
+            }
+          : value
+      },
+    }) as Fs
+    const { store } = open(dir, { fs: counting })
+    const other = open(dir).store
+    await other.update("s", append("a"))
+    calls.length = 0
+    const first = await store.stamp("s")
+    expect(calls).toEqual(["stat"])
+    expect(first).toMatch(/^\d+:[\d.]+:\d+$/)
+    expect(await store.stamp("s")).toBe(first)
+    await other.update("s", (s) => ({
+      ...s,
+      list: [{ name: "P", tasks: [{ text: "b", status: "pending" }] }],
+    }))
+    // Same size, possibly the same mtime tick: the new inode still tells them apart.
+    expect(await store.stamp("s")).not.toBe(first)
+  })
+})
+
+describe("corrupt and foreign records", () => {
+  it("moves a corrupt record aside once, warns once, starts empty; a later corruption gets a new name", async () => {
+    const dir = await tempDir()
+    const file = join(dir, "s1.json")
+    await writeFile(file, "{ not json")
+    const { store, warnings } = open(dir)
+    expect(await store.read("s1")).toEqual({ list: [], revision: 0, edits: [], persisted: true })
+    expect(warnings).toEqual([
+      'The saved todo list of session "s1" was unreadable (not valid JSON); it was moved to s1.json.corrupt-1 and the session starts with an empty list.',
+    ])
+    expect(await readFile(`${file}.corrupt-1`, "utf8")).toBe("{ not json")
+    expect(await readdir(dir)).toEqual(["s1.json.corrupt-1"])
+    expect(await store.read("s1")).toEqual({ list: [], revision: 0, edits: [], persisted: true })
+    expect(warnings).toHaveLength(1)
+
+    // Second corruption, same store: a new aside, the first kept, no second warning for the same session.
+    await writeFile(file, JSON.stringify({ version: 1, session: "s1", revision: 3, list: "bad", edits: [] }))
+    expect(texts(await store.update("s1", append("a")))).toEqual(["a"])
+    expect((await store.read("s1")).revision).toBe(1)
+    expect(await readFile(`${file}.corrupt-1`, "utf8")).toBe("{ not json")
+    expect(JSON.parse(await readFile(`${file}.corrupt-2`, "utf8")).list).toBe("bad")
+    expect(warnings).toHaveLength(1)
+
+    // A fresh store (another process) reports its own finding once.
+    await writeFile(file, "[]")
+    const second = open(dir)
+    await second.store.read("s1")
+    expect(second.warnings).toEqual([
+      'The saved todo list of session "s1" was unreadable (not a JSON object); it was moved to s1.json.corrupt-3 and the session starts with an empty list.',
+    ])
+    expect((await readdir(dir)).sort()).toEqual([
+      "s1.json.corrupt-1",
+      "s1.json.corrupt-2",
+      "s1.json.corrupt-3",
+    ])
+  })
+
+  it.each([
+    [
+      "wrong version",
+      { version: 0, session: "s", revision: 1, list: [], edits: [] },
+      "missing or unknown version",
+    ],
+    [
+      "other session",
+      { version: 1, session: "t", revision: 1, list: [], edits: [] },
+      "it names another session",
+    ],
+    ["bad revision", { version: 1, session: "s", revision: -1, list: [], edits: [] }, "bad revision"],
+    ["bad edits", { version: 1, session: "s", revision: 1, list: [], edits: {} }, "edits is not an array"],
+    [
+      "parse fails",
+      { version: 1, session: "s", revision: 1, list: [1], edits: [] },
+      "list is not an array of phases",
+    ],
+  ])("treats a record with %s as corrupt", async (_name, record, reason) => {
+    const dir = await tempDir()
+    await writeFile(join(dir, "s.json"), JSON.stringify(record))
+    const { store, warnings } = open(dir)
+    expect(await store.read("s")).toEqual({ list: [], revision: 0, edits: [], persisted: true })
+    expect(warnings).toEqual([
+      `The saved todo list of session "s" was unreadable (${reason}); it was moved to s.json.corrupt-1 and the session starts with an empty list.`,
+    ])
+  })
+
+  it("leaves a record of a newer version in place and works in memory for that session", async () => {
+    const dir = await tempDir()
+    const file = join(dir, "s.json")
+    const text = JSON.stringify({ version: 2, session: "s", revision: 9, list: LIST, edits: [], extra: true })
+    await writeFile(file, text)
+    const { store, warnings } = open(dir)
+    expect(await store.read("s")).toEqual({ list: [], revision: 0, edits: [], persisted: false })
+    const next = await store.update("s", append("a"))
+    expect([next.revision, next.persisted]).toEqual([1, false])
+    expect(texts(await store.read("s"))).toEqual(["a"])
+    expect(await store.stamp("s")).toBe("memory:1")
+    expect(await readFile(file, "utf8")).toBe(text)
+    expect(await readdir(dir)).toEqual(["s.json"])
+    expect(warnings).toEqual([
+      'The todo list of session "s" was saved by a newer plugin version (record version 2); it is left untouched and this session\'s list is kept in memory only.',
+    ])
+    // Other sessions are unaffected.
+    expect((await store.update("t", append("b"))).persisted).toBe(true)
+  })
+})
+
+describe("session ids never escape the folder", () => {
+  const hostile = [
+    "../../etc/passwd",
+    "a/b",
+    "a\\b",
+    "/abs",
+    ".",
+    "..",
+    "",
+    "x".repeat(10 * 1024),
+    "a".repeat(101),
+    "a\0b",
+    "\0",
+    "ünï",
+    "日本",
+    "a b",
+    "a.b",
+    "CON",
+    "nul",
+    "\uD800",
+    "\uDC00",
+    "\uFFFD",
+    "C:\\x",
+    "s1.json",
+    `x.${"0".repeat(64)}`,
+  ]
+  const plain = ["s1", "ses_ABC-123", "x-abc", "a".repeat(100), "-", "_"]
+
+  it("maps hostile ids to hashed names in the folder and plain ids to <id>.json", async () => {
+    const dir = await tempDir()
+    const names = [...hostile, ...plain].map(fileName)
+    for (const name of names) {
+      expect(dirname(resolve(dir, name))).toBe(dir)
+      expect(name.length).toBeLessThan(100 + 6)
+    }
+    expect(new Set(names).size).toBe(names.length)
+    for (const id of plain) expect(fileName(id)).toBe(`${id}.json`)
+    for (const id of hostile) expect(fileName(id)).toMatch(/^x\.[0-9a-f]{64}\.json$/)
+  })
+
+  it("stores and reads back every hostile id without touching anything outside the folder", async () => {
+    const root = await tempDir()
+    const dir = join(root, "a", "b", "todo")
+    const { store, warnings } = open(dir)
+    const ids = [...hostile, ...plain]
+    await Promise.all(ids.map((id, i) => store.update(id, append(`task ${i}`))))
+    for (const [i, id] of ids.entries()) {
+      expect(store.file(id)).toBe(join(dir, fileName(id)))
+      expect(texts(await store.read(id))).toEqual([`task ${i}`])
+      expect(JSON.parse(await readFile(store.file(id), "utf8")).session).toBe(id)
+    }
+    expect((await readdir(dir)).sort()).toEqual(ids.map(fileName).sort())
+    expect(await readdir(root)).toEqual(["a"])
+    expect(await readdir(join(root, "a"))).toEqual(["b"])
+    expect(warnings).toEqual([])
+  })
+})
+
+describe("unusable storage", () => {
+  const isRoot = process.getuid?.() === 0
+
+  async function expectMemoryMode(dir: string, store: ReturnType<typeof open>["store"], warnings: string[]) {
+    const first = await store.update("s", append("a"))
+    expect(first).toEqual({
+      list: [{ name: "P", tasks: [{ text: "a", status: "pending" }] }],
+      revision: 1,
+      edits: [],
+      persisted: false,
+    })
+    expect(texts(await store.update("s", append("b")))).toEqual(["a", "b"])
+    const read = await store.read("s")
+    expect([texts(read), read.revision, read.persisted]).toEqual([["a", "b"], 2, false])
+    expect(await store.stamp("s")).toBe("memory:2")
+    expect(texts(await store.update("t", append("c")))).toEqual(["c"])
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toMatch(
+      new RegExp(
+        `^Todo storage in ${dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} is not usable \\(E[A-Z]+\\); todo lists are kept in memory only for now\\.$`,
+      ),
+    )
+  }
+
+  it("a folder path under a regular file (ENOTDIR): warns once, keeps lists in memory", async () => {
+    const root = await tempDir()
+    await writeFile(join(root, "afile"), "")
+    const dir = join(root, "afile", "sub")
+    const { store, warnings } = open(dir)
+    await expectMemoryMode(dir, store, warnings)
+    expect(warnings[0]).toContain("(ENOTDIR)")
+  })
+
+  it.skipIf(isRoot)("a read-only folder (mode 0o500): warns once, keeps lists in memory", async () => {
+    const dir = await tempDir()
+    await chmod(dir, 0o500)
+    const { store, warnings } = open(dir)
+    await expectMemoryMode(dir, store, warnings)
+    expect(warnings[0]).toContain("(EACCES)")
+  })
+
+  it("a read-only file system (injected EROFS): keeps what is on disk, continues in memory", async () => {
+    const dir = await tempDir()
+    await open(dir).store.update("s", append("on disk"))
+    const bytes = await readFile(join(dir, "s.json"), "utf8")
+    const readOnly: Fs = {
+      ...nodeFs,
+      open: (async (path: string, flags?: string) => {
+        if (flags !== undefined && flags !== "r") throw code("EROFS")
+        return nodeFs.open(path, flags)
+      }) as typeof nodeFs.open,
+    }
+    const { store, warnings } = open(dir, { fs: readOnly })
+    expect(texts(await store.read("s"))).toEqual(["on disk"])
+    const next = await store.update("s", append("later"))
+    expect([texts(next), next.revision, next.persisted]).toEqual([["on disk", "later"], 2, false])
+    expect(texts(await store.read("s"))).toEqual(["on disk", "later"])
+    expect(await readFile(join(dir, "s.json"), "utf8")).toBe(bytes)
+    expect(warnings).toEqual([
+      `Todo storage in ${dir} is not usable (EROFS); todo lists are kept in memory only for now.`,
+    ])
+  })
+
+  it("a full disk at write time (injected ENOSPC): no temp or lock left behind, memory from then on", async () => {
+    const dir = await tempDir()
+    await open(dir).store.update("s", append("on disk"))
+    const full: Fs = {
+      ...nodeFs,
+      rename: async () => {
+        throw code("ENOSPC")
+      },
+    }
+    const { store, warnings } = open(dir, { fs: full })
+    const next = await store.update("s", append("later"))
+    expect(texts(next)).toEqual(["on disk", "later"])
+    expect(next.persisted).toBe(false)
+    expect(await readdir(dir)).toEqual(["s.json"])
+    expect(texts(await open(dir).store.read("s"))).toEqual(["on disk"])
+    expect(warnings).toEqual([
+      `Todo storage in ${dir} is not usable (ENOSPC); todo lists are kept in memory only for now.`,
+    ])
+  })
+
+  it("a warn sink that throws does not break storage", async () => {
+    const root = await tempDir()
+    await writeFile(join(root, "afile"), "")
+    const store = createStore({
+      dir: join(root, "afile", "x"),
+      parse,
+      warn: () => {
+        throw new Error("sink down")
+      },
+    })
+    expect(texts(await store.update("s", append("a")))).toEqual(["a"])
+  })
+})
+
+describe("concurrency in one process", () => {
+  it("50 concurrent updates of one session all land", async () => {
+    const dir = await tempDir()
+    const { store, warnings } = open(dir)
+    const ids = Array.from({ length: 50 }, (_, i) => `item ${i}`)
+    await Promise.all(ids.map((id) => store.update("s", append(id))))
+    const final = await open(dir).store.read("s")
+    expect(texts(final).sort()).toEqual([...ids].sort())
+    expect(final.revision).toBe(50)
+    expect(warnings).toEqual([])
+  })
+
+  it("10 sessions x 50 concurrent updates all land", async () => {
+    const dir = await tempDir()
+    const { store, warnings } = open(dir)
+    const jobs: Promise<Snapshot>[] = []
+    for (let i = 0; i < 50; i++)
+      for (let s = 0; s < 10; s++) jobs.push(store.update(`s${s}`, append(`s${s}-${i}`)))
+    await Promise.all(jobs)
+    for (let s = 0; s < 10; s++) {
+      const final = await store.read(`s${s}`)
+      expect(texts(final)).toHaveLength(50)
+      expect(new Set(texts(final))).toEqual(new Set(Array.from({ length: 50 }, (_, i) => `s${s}-${i}`)))
+      expect(final.revision).toBe(50)
+    }
+    expect(warnings).toEqual([])
+  })
+
+  it("two store instances in one process (same pid) coordinate through the lock file", async () => {
+    const dir = await tempDir()
+    const a = open(dir)
+    const b = open(dir)
+    const jobs: Promise<Snapshot>[] = []
+    for (let i = 0; i < 50; i++)
+      jobs.push(a.store.update("s", append(`a${i}`)), b.store.update("s", append(`b${i}`)))
+    await Promise.all(jobs)
+    const final = await a.store.read("s")
+    expect(texts(final)).toHaveLength(100)
+    expect(final.revision).toBe(100)
+    expect([...a.warnings, ...b.warnings]).toEqual([])
+  })
+})
+
+describe("the lock file", () => {
+  const lockOf = (dir: string) => join(dir, "s.json.lock")
+  const lock = (pid: number, time: number, host = hostname()) =>
+    JSON.stringify({ pid, host, time, token: "t" })
+
+  it("breaks a lock left by a dead process at once and sweeps the temp files crashes left", async () => {
+    const dir = await tempDir()
+    const dead = spawnSync(process.execPath, ["-e", ""]).pid
+    await writeFile(lockOf(dir), lock(dead, Date.now()))
+    await writeFile(join(dir, `s.json.${dead}.7-abcdef.tmp`), "half a record")
+    await writeFile(join(dir, `s.json.lock.${dead}.8-abcdef.tmp`), "half a lock")
+    await writeFile(join(dir, "s.json.999999999.1-abcdef.tmp"), "someone else's, in flight")
+    await writeFile(join(dir, "s.json.lock.999999998.1-abcdef.tmp"), "someone else's, long dead")
+    const old = new Date(Date.now() - 60_000)
+    await utimes(join(dir, "s.json.lock.999999998.1-abcdef.tmp"), old, old)
+    await writeFile(join(dir, "t.json.lock.999999997.1-abcdef.tmp"), "another record's")
+    await utimes(join(dir, "t.json.lock.999999997.1-abcdef.tmp"), old, old)
+    const { store, warnings } = open(dir, { staleLockMs: 60_000 })
+    const started = Date.now()
+    expect(texts(await store.update("s", append("a")))).toEqual(["a"])
+    expect(Date.now() - started).toBeLessThan(1000)
+    expect((await readdir(dir)).sort()).toEqual([
+      "s.json",
+      "s.json.999999999.1-abcdef.tmp",
+      "t.json.lock.999999997.1-abcdef.tmp",
+    ])
+    expect(warnings).toEqual([])
+  })
+
+  it("breaks a lock older than staleLockMs even if its owner is alive", async () => {
+    const dir = await tempDir()
+    await writeFile(lockOf(dir), lock(process.pid, Date.now() - 10_000))
+    const { store, warnings } = open(dir, { staleLockMs: 2000 })
+    expect((await store.update("s", append("a"))).persisted).toBe(true)
+    expect(await readdir(dir)).toEqual(["s.json"])
+    expect(warnings).toEqual([])
+  })
+
+  it("judges an unreadable lock by its age", async () => {
+    const dir = await tempDir()
+    await writeFile(lockOf(dir), "")
+    const old = new Date(Date.now() - 10_000)
+    await utimes(lockOf(dir), old, old)
+    const { store, warnings } = open(dir, { staleLockMs: 2000 })
+    expect((await store.update("s", append("a"))).persisted).toBe(true)
+    expect(warnings).toEqual([])
+  })
+
+  it("waits for a live holder and proceeds once it lets go", async () => {
+    const dir = await tempDir()
+    await writeFile(lockOf(dir), lock(process.pid, Date.now()))
+    setTimeout(() => void rm(lockOf(dir)), 200)
+    const { store, warnings } = open(dir)
+    const started = Date.now()
+    expect((await store.update("s", append("a"))).persisted).toBe(true)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190)
+    expect(warnings).toEqual([])
+  })
+
+  /** Hands the lock from one fake live holder to the next every 100 ms, `times` times (Infinity: until stopped). */
+  function churn(dir: string, times: number) {
+    let n = 0
+    let timer: NodeJS.Timeout | undefined
+    const next = async () => {
+      if (n++ >= times) return void (await rm(lockOf(dir), { force: true }))
+      await writeFile(
+        lockOf(dir),
+        JSON.stringify({ pid: process.pid, host: hostname(), time: Date.now(), token: `h${n}` }),
+      )
+      timer = setTimeout(next, 100)
+    }
+    return { started: next(), stop: () => clearTimeout(timer) }
+  }
+
+  it("keeps waiting past lockWaitMs while the lock keeps changing hands", async () => {
+    const dir = await tempDir()
+    const holders = churn(dir, 8)
+    await holders.started
+    const { store, warnings } = open(dir, { lockWaitMs: 300, staleLockMs: 60_000 })
+    const started = Date.now()
+    expect((await store.update("s", append("a"))).persisted).toBe(true)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(600)
+    expect(warnings).toEqual([])
+  })
+
+  it("gives up after 4 x lockWaitMs in all even while the lock changes hands", async () => {
+    const dir = await tempDir()
+    const holders = churn(dir, Number.POSITIVE_INFINITY)
+    await holders.started
+    const { store, warnings } = open(dir, { lockWaitMs: 300, staleLockMs: 60_000 })
+    const started = Date.now()
+    const next = await store.update("s", append("a"))
+    const waited = Date.now() - started
+    holders.stop()
+    expect(next.persisted).toBe(false)
+    expect(waited).toBeGreaterThanOrEqual(1190)
+    expect(waited).toBeLessThan(1600)
+    expect(warnings).toHaveLength(1)
+  })
+
+  it("gives up on a fresh lock after lockWaitMs, warns once, and works in memory", async () => {
+    const dir = await tempDir()
+    await open(dir).store.update("s", append("on disk"))
+    // Another host's lock: its pid means nothing here, so only age could make it stale.
+    const foreign = lock(999_999_999, Date.now(), "elsewhere")
+    await writeFile(lockOf(dir), foreign)
+    const { store, warnings } = open(dir, { lockWaitMs: 300, staleLockMs: 60_000 })
+    const started = Date.now()
+    const next = await store.update("s", append("later"))
+    const waited = Date.now() - started
+    expect(waited).toBeGreaterThanOrEqual(290)
+    expect(waited).toBeLessThan(2000)
+    expect([texts(next), next.revision, next.persisted]).toEqual([["on disk", "later"], 2, false])
+    await store.update("s", append("more"))
+    expect(warnings).toEqual([
+      'The todo list of session "s" stayed locked by another process; this session\'s list is kept in memory only from now on.',
+    ])
+    expect(texts(await open(dir).store.read("s"))).toEqual(["on disk"])
+    expect(await readFile(lockOf(dir), "utf8")).toBe(foreign)
+  })
+})
+
+describe("across processes", () => {
+  let built = ""
+  let cleanup = async () => {}
+  beforeAll(async () => {
+    ;({ module: built, cleanup } = await buildStore())
+  })
+  afterAll(() => cleanup())
+
+  it("4 processes x 50 concurrent updates of one session: all 200 land", async () => {
+    const dir = await tempDir()
+    await mkdir(dir, { recursive: true })
+    const children = ["p0", "p1", "p2", "p3"].map((tag) =>
+      run(process.execPath, [CHILD, built, dir, "shared", "race", tag, "50"], { timeout: 30_000 }),
+    )
+    const outputs = await Promise.all(children)
+    for (const { stdout } of outputs) expect(JSON.parse(stdout)).toEqual({ warnings: [] })
+    const final = await open(dir).store.read("shared")
+    const expected = ["p0", "p1", "p2", "p3"].flatMap((tag) =>
+      Array.from({ length: 50 }, (_, i) => `${tag}-${i}`),
+    )
+    expect(texts(final).sort()).toEqual(expected.sort())
+    expect(final.revision).toBe(200)
+    expect(await readdir(dir)).toEqual(["shared.json"])
+    expect((await stat(join(dir, "shared.json"))).isFile()).toBe(true)
+  }, 40_000)
+})
