@@ -1,0 +1,63 @@
+// Build for the two plugin entries the host loads separately: the server plugin (dist/server.mjs,
+// with types) and the TUI plugin (dist/tui.mjs). The TUI entry is JSX for @opentui/solid; the host
+// only compiles .tsx outside node_modules, so a published package has to ship it compiled with
+// Solid's universal transform, importing solid-js and @opentui/* from the host at run time.
+// @ts-expect-error: no types installed for babel
+import { transformAsync } from "@babel/core"
+// @ts-expect-error: no types installed for babel
+import presetTypescript from "@babel/preset-typescript"
+// @ts-expect-error: no types installed for babel
+import presetSolid from "babel-preset-solid"
+import { defineConfig, type Rolldown } from "tsdown"
+
+// Imports the host resolves to its own copies (one Solid runtime, one renderer) or that carry
+// types only. Bundling any of them would give the plugin a second, disconnected Solid instance.
+const hostProvided = [/^solid-js(\/|$)/, /^@opentui\//, /^@opencode-ai\/plugin(\/|$)/]
+
+/** Runs Solid's universal JSX transform (target @opentui/solid) on our own .tsx files. */
+function solidUniversal(): Rolldown.Plugin {
+  return {
+    name: "opencode-todo:solid-universal",
+    transform: {
+      filter: { id: { include: /\.tsx$/, exclude: /[/\\]node_modules[/\\]/ } },
+      async handler(code, id) {
+        const out = await transformAsync(code, {
+          filename: id,
+          babelrc: false,
+          configFile: false,
+          sourceMaps: true,
+          presets: [
+            [presetSolid, { generate: "universal", moduleName: "@opentui/solid" }],
+            [presetTypescript, { isTSX: true, allExtensions: true, onlyRemoveTypeImports: false }],
+          ],
+        })
+        if (!out?.code) throw new Error(`Solid transform produced no code for ${id}`)
+        return { code: out.code, map: out.map ?? null, moduleType: "js" }
+      },
+    },
+  }
+}
+
+const shared = {
+  format: "esm",
+  platform: "node",
+  outDir: "dist",
+  fixedExtension: true,
+  // tsdown empties dist/ once, before both builds run.
+  clean: true,
+  deps: { neverBundle: hostProvided },
+} as const
+
+export default defineConfig([
+  {
+    ...shared,
+    entry: { server: "src/server.ts" },
+    dts: true,
+  },
+  {
+    ...shared,
+    entry: { tui: "src/tui.tsx" },
+    dts: false,
+    plugins: [solidUniversal()],
+  },
+])
