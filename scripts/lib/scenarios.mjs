@@ -1,0 +1,113 @@
+// Scripted model behaviour for the end-to-end runs (smoke and demo). Each scenario is chosen
+// by a keyword the test itself writes in the session's first prompt; every reply after that is
+// decided from the request's structure only (how many user messages and tool results it has),
+// never from text the plugin injected, so the checks cannot pass by echoing the plugin.
+import { textOf } from "./mock-model.mjs"
+
+/** The scenario of a request: the keyword ("scenario:stall") of the latest prompt the test wrote. */
+export function scenarioOf(body) {
+  const users = (body.messages ?? []).filter((m) => m.role === "user").reverse()
+  for (const m of users) {
+    const match = /scenario:([a-z0-9-]+)/.exec(textOf(m.content))
+    if (match) return match[1]
+  }
+  return undefined
+}
+
+export const call = (name, args) => ({ toolCalls: [{ name, args }] })
+export const todo = (args) => call("todo", args)
+
+/** Tool results since the last user message, and all user messages, of one request. */
+export function shape(info) {
+  return { users: info.userCount, turnResults: info.turnToolResults.length, results: info.toolResults.length }
+}
+
+export const PLAN = [
+  { phase: "Explore", items: ["Read the parser module", "List the failing cases"] },
+  { phase: "Fix", items: ["Handle empty input", "Handle nested quotes", "Add regression tests"] },
+]
+export const TASKS = PLAN.flatMap((p) => p.items)
+
+/**
+ * Every scenario: (info) => reply. `info` comes from mock-model's describeRequest plus kind/seq.
+ * Reminder turns arrive as a new user message, so `users` counts prompts plus reminders.
+ */
+export const scenarios = {
+  // Plans, stops with work open, and after the reminder stops again without progress.
+  stall(info) {
+    const { users, turnResults } = shape(info)
+    if (users === 1 && turnResults === 0) return todo({ list: PLAN })
+    if (users === 1) return { text: "I have a plan. Pausing here." }
+    return { text: "Still thinking about the approach." }
+  },
+  // Plans, stops; each reminder is answered with one task done (progress), so reminders recur up to the cap.
+  progress(info) {
+    const { users, turnResults } = shape(info)
+    if (users === 1 && turnResults === 0) return todo({ list: PLAN })
+    if (turnResults === 0) return todo({ op: "done", task: TASKS[users - 2] })
+    return { text: "One more step done; stopping for now." }
+  },
+  // Plans, then ends with a question to the user.
+  question(info) {
+    const { results } = shape(info)
+    if (results === 0) return todo({ list: PLAN })
+    return {
+      text: "I found two ways to fix this.\nShould I rewrite the tokenizer or patch the existing one?",
+    }
+  },
+  // Plans, closes or blocks everything, stops.
+  closed(info) {
+    const { results } = shape(info)
+    if (results === 0) return todo({ items: ["Update the changelog", "Publish the release"] })
+    if (results === 1)
+      return todo({
+        ops: [
+          { op: "done", task: "Update the changelog" },
+          { op: "block", task: "Publish the release", reason: "needs the registry token" },
+        ],
+      })
+    return { text: "Changelog updated; publishing waits for the token." }
+  },
+  // Plans, then hangs until the user aborts.
+  abort(info) {
+    const { results } = shape(info)
+    if (results === 0) return todo({ list: PLAN })
+    return { hang: true }
+  },
+  // Twelve shell commands without a todo update, then stops.
+  nudge(info) {
+    const { users, results } = shape(info)
+    if (results === 0) return todo({ list: PLAN })
+    if (users === 1 && results <= 13) return call("bash", { command: "true", description: `step ${results}` })
+    return { text: "Done with the edits." }
+  },
+  // Bad calls: unknown task, ambiguous shape, duplicate, then stops.
+  errors(info) {
+    const { users, results } = shape(info)
+    if (results === 0) return todo({ list: PLAN })
+    if (users > 1) return { text: "Acknowledged." }
+    if (results === 1) return todo({ op: "done", task: "Deploy to production" })
+    if (results === 2) return todo({ task: "Handle empty input" })
+    if (results === 3) return todo({ op: "append", phase: "Fix", items: ["Handle empty input"] })
+    return { text: "Those calls failed." }
+  },
+  // One todo init, then text; used before compaction and resume checks.
+  plan(info) {
+    const { results } = shape(info)
+    if (results === 0) return todo({ list: PLAN })
+    return { text: "Noted." }
+  },
+  // Reads the list back with view, then answers.
+  view(info) {
+    const { turnResults } = shape(info)
+    if (turnResults === 0) return todo({ op: "view" })
+    return { text: "Here is where we are." }
+  },
+}
+
+export function decide(body, info) {
+  if (info.kind !== "main") return undefined
+  const name = scenarioOf(body)
+  const run = name && scenarios[name]
+  return run ? run(info) : { text: "ok" }
+}

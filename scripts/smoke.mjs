@@ -1,0 +1,300 @@
+#!/usr/bin/env node
+// End-to-end proof against the real OpenCode binary: boots `opencode serve` in a sandbox with
+// the built plugin (dist/server.mjs) and a scripted model, and checks every session behaviour
+// against what the model server received, the HTTP API and the stored list, never against the
+// scripted replies. Exits non-zero on the first failed check group, after cleaning up.
+import { existsSync, readFileSync } from "node:fs"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { sleep, startHost } from "./lib/host.mjs"
+import { startMockModel, textOf } from "./lib/mock-model.mjs"
+import { decide, PLAN, scenarioOf, TASKS } from "./lib/scenarios.mjs"
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..")
+const SERVER_ENTRY = join(root, "dist", "server.mjs")
+const MARKER = "[todo plugin: automatic message, not written by the user]"
+const results = []
+let failed = 0
+
+function check(name, ok, detail = "") {
+  results.push({ name, ok })
+  if (!ok) failed++
+  console.log(`${ok ? "  ok  " : "  FAIL"} ${name}${detail ? ` (${detail})` : ""}`)
+}
+
+if (!existsSync(SERVER_ENTRY)) {
+  console.error("smoke: dist/server.mjs is missing; run `npm run build` first.")
+  process.exit(1)
+}
+
+const model = await startMockModel({ decide })
+const hosts = []
+async function boot(extra = {}) {
+  const host = await startHost({
+    modelUrl: model.url,
+    plugins: [SERVER_ENTRY],
+    env: { OPENCODE_TODO_EAGER: "preferred", ...(extra.env ?? {}) },
+    bootTimeoutMs: 120_000,
+    ...extra,
+  })
+  hosts.push(host)
+  return host
+}
+
+/** Main requests the model received for a scenario (the keyword of the latest test-written prompt). */
+function requestsOf(keyword, since = 0) {
+  return model.requests.slice(since).filter((r) => r.kind === "main" && scenarioOf(r.body) === keyword)
+}
+/** Texts of user-role content in a request (prompts, reminders, attached notices). */
+const userTexts = (req) => req.body.messages.filter((m) => m.role === "user").map((m) => textOf(m.content))
+const markerCount = (req) => userTexts(req).join("\n").split(MARKER).length - 1
+const toolResults = (req) => req.body.messages.filter((m) => m.role === "tool").map((m) => textOf(m.content))
+
+/** Waits until the session has been idle, with no new model request, for `quietMs`. */
+async function quiet(host, id, quietMs = 4000, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs
+  let lastCount = -1
+  let stableSince = Date.now()
+  while (Date.now() < deadline) {
+    const status = await host.status({ timeoutMs: 5000 }).catch(() => ({}))
+    const idle = !status[id] || status[id].type === "idle"
+    const count = model.requests.length
+    if (!idle || count !== lastCount) {
+      lastCount = count
+      stableSince = Date.now()
+    } else if (Date.now() - stableSince >= quietMs) return
+    await sleep(250)
+  }
+  throw new Error(`session ${id} did not go quiet`)
+}
+
+async function scenario(host, keyword, prompt = "Fix the parser bugs.") {
+  const session = await host.createSession()
+  await host.turn(session.id, `scenario:${keyword} ${prompt}`, { idleTimeoutMs: 150_000 })
+  await quiet(host, session.id)
+  return session.id
+}
+
+function storedList(host, id) {
+  const file = join(host.dirs.data, "plugin", "todo", `${id}.json`)
+  return existsSync(file)
+    ? { file, text: readFileSync(file, "utf8"), record: JSON.parse(readFileSync(file, "utf8")) }
+    : undefined
+}
+
+/** Stored user messages made only of plugin text: the reminders (a prelude rides on a real prompt). */
+async function reminderMessages(host, id) {
+  const messages = await host.listMessages(id)
+  return messages.filter((m) => {
+    const texts = m.parts.filter((p) => p.type === "text")
+    return (
+      m.info.role === "user" &&
+      texts.length > 0 &&
+      texts.every((p) => p.synthetic && p.text.startsWith(MARKER))
+    )
+  })
+}
+
+try {
+  const t0 = Date.now()
+  const host = await boot()
+  console.log(`opencode ${host.url} booted in ${((Date.now() - t0) / 1000).toFixed(1)}s`)
+
+  // 1. Registration: tool list, todowrite gone, skill listed, /todo command.
+  console.log("1. registration")
+  const planId = await scenario(host, "plan")
+  const first = requestsOf("plan")[0]
+  const toolNames = (first?.body.tools ?? []).map((t) => t.function?.name)
+  check("todo is in the tools sent to the model", toolNames.includes("todo"))
+  check("todowrite is not", !toolNames.includes("todowrite"), toolNames.join(","))
+  const system = (first?.body.messages ?? [])
+    .filter((m) => m.role === "system")
+    .map((m) => textOf(m.content))
+    .join("\n")
+  check(
+    "todo-discipline is listed in the system prompt's skills",
+    /<name>todo-discipline<\/name>/.test(system),
+  )
+  const commands = await host.listCommands()
+  check(
+    "/todo is in GET /command",
+    commands.some((c) => c.name === "todo"),
+  )
+
+  // 2. Persistence and a second process.
+  console.log("2. persistence")
+  const stored = storedList(host, planId)
+  check(
+    "init persisted the list",
+    stored?.record.list.length === 2 && stored.record.list[1].tasks.length === 3,
+  )
+  check("eager prelude reached the first request of a new session", markerCount(first) === 1)
+
+  // 3. Completion reminder: once, then silent without progress.
+  console.log("3. completion reminder")
+  const stallId = await scenario(host, "stall")
+  const stallReminders = await reminderMessages(host, stallId)
+  check(
+    "exactly one reminder after stopping with open work",
+    stallReminders.length === 1,
+    `${stallReminders.length}`,
+  )
+  const reminderText = stallReminders[0]?.parts.find((p) => p.synthetic)?.text ?? ""
+  check(
+    "the reminder lists the open tasks",
+    TASKS.every((t) => reminderText.includes(t)),
+  )
+  check(
+    "the reminder started a new turn",
+    requestsOf("stall").length === 3,
+    `${requestsOf("stall").length} requests`,
+  )
+  const progressId = await scenario(host, "progress")
+  const progressReminders = await reminderMessages(host, progressId)
+  check(
+    "after progress it reminds again, up to the cap of 3",
+    progressReminders.length === 3,
+    `${progressReminders.length}`,
+  )
+  const afterProgress = storedList(host, progressId)?.record.list.flatMap((p) => p.tasks)
+  check(
+    "the reminded turns made progress in the store",
+    afterProgress?.filter((t) => t.status === "completed").length === 3,
+  )
+
+  // 4. No reminder when asking, when everything is closed or blocked, after an abort.
+  console.log("4. no reminder")
+  const questionId = await scenario(host, "question")
+  check("none when the last line asks the user", (await reminderMessages(host, questionId)).length === 0)
+  const closedId = await scenario(host, "closed")
+  check("none when all work is done or blocked", (await reminderMessages(host, closedId)).length === 0)
+  const abortSession = await host.createSession()
+  const sent = host.events.length
+  await host.sendMessageAsync(abortSession.id, "scenario:abort Fix it.")
+  const deadline = Date.now() + 120_000
+  while (requestsOf("abort").length < 2 && Date.now() < deadline) await sleep(200)
+  await host.abort(abortSession.id)
+  await host.waitIdle(abortSession.id, { since: sent, timeoutMs: 60_000 })
+  await quiet(host, abortSession.id)
+  check("none after the user aborts", (await reminderMessages(host, abortSession.id)).length === 0)
+
+  // 6. Mid-run nudge after 12 edits.
+  console.log("6. mid-run nudge")
+  await scenario(host, "nudge")
+  const nudgeReqs = requestsOf("nudge")
+  const nudgedAt = nudgeReqs.findIndex((r) => markerCount(r) > 1)
+  check("a nudge reached the model after 12 shell commands", nudgedAt >= 0, `request ${nudgedAt}`)
+  const bashBefore = nudgedAt >= 0 ? toolResults(nudgeReqs[nudgedAt]).length - 1 : -1
+  check("...and not before the 12th", bashBefore >= 12, `${bashBefore} command results before it`)
+
+  // 8. Bad calls return the core's errors and leave the stored list byte-identical.
+  console.log("8. bad calls")
+  const errorsSession = await host.createSession()
+  const errorsId = errorsSession.id
+  await host.turn(errorsId, "scenario:errors Try some calls.", { idleTimeoutMs: 150_000 })
+  await quiet(host, errorsId)
+  const errReqs = requestsOf("errors")
+  const lastErr = errReqs.at(-1)
+  const results8 = lastErr ? toolResults(lastErr) : []
+  check(
+    "unknown task: the core's error text",
+    /^Error: .*"Deploy to production"/s.test(results8[1] ?? ""),
+    results8[1],
+  )
+  check(
+    "ambiguous shape: an error naming the accepted shapes",
+    /^Error: /.test(results8[2] ?? "") && /op/.test(results8[2] ?? ""),
+  )
+  check(
+    "duplicate: an error naming the duplicate",
+    /^Error: .*"Handle empty input"/s.test(results8[3] ?? ""),
+    results8[3],
+  )
+  const errStored = storedList(host, errorsId)
+  check("the stored list is unchanged by the failing calls", errStored?.record.revision === 1)
+
+  // The /todo command runs on the stored list and tells the model what changed, once.
+  console.log("/todo command and user edits")
+  const beforeCommand = model.requests.length
+  await host.runCommand(closedId, "todo", 'rm "Publish the release"')
+  await quiet(host, closedId)
+  const commandReq = model.requests.slice(beforeCommand).find((r) => r.kind === "main")
+  const commandText = commandReq ? (userTexts(commandReq).at(-1) ?? "") : ""
+  check("/todo rm changed the stored list", storedList(host, closedId)?.record.list[0].tasks.length === 1)
+  check("the model is told what the user removed", /removed "Publish the release"/.test(commandText))
+  check("...with an explicit do-not-recreate", /Do not recreate/i.test(commandText))
+  // An edit made by another process (the TUI) is queued in the store and delivered on the next request.
+  const edited = storedList(host, closedId)
+  const { writeFileSync } = await import("node:fs")
+  edited.record.list[0].tasks.push({ text: "Tag the release", status: "pending" })
+  edited.record.edits = [{ lines: ['added "Tag the release" to "Tasks" (pending)'], removed: [] }]
+  edited.record.revision += 1
+  writeFileSync(edited.file, JSON.stringify(edited.record))
+  const beforeEdit = model.requests.length
+  await host.turn(closedId, "scenario:view What changed?", { idleTimeoutMs: 150_000 })
+  await quiet(host, closedId)
+  const editReqs = model.requests.slice(beforeEdit).filter((r) => r.kind === "main")
+  const editCopies = editReqs.map(
+    (r) => userTexts(r).filter((t) => t.includes("Tag the release") && t.includes(MARKER)).length,
+  )
+  check("a user edit from another process reaches the model", editCopies[0] === 1, editCopies.join(","))
+  check("...once: the queued note is consumed", storedList(host, closedId)?.record.edits.length === 0)
+
+  // 7. Compaction keeps the list; the list reaches the model once after it.
+  console.log("7. compaction")
+  const beforeCompaction = model.requests.length
+  await host.summarize(planId)
+  await quiet(host, planId)
+  const summarizer = model.requests.slice(beforeCompaction).find((r) => r.kind === "compaction")
+  const summaryInput = summarizer ? summarizer.body.messages.map((m) => textOf(m.content)).join("\n") : ""
+  check(
+    "the compaction request carries the list",
+    TASKS.every((t) => summaryInput.includes(t)),
+  )
+  const afterCompaction = model.requests.length
+  await host.turn(planId, "scenario:view Carry on.", { idleTimeoutMs: 150_000 })
+  await quiet(host, planId)
+  const post = requestsOf("view", afterCompaction)
+  check("the first request after compaction carries the list", post.length > 0 && markerCount(post[0]) === 1)
+  check(
+    "...exactly once (later requests add no copy)",
+    post.slice(1).every((r) => markerCount(r) <= 1),
+    post.map(markerCount).join(","),
+  )
+
+  // 2b and 5. A second process reads the list back; resume reminds once; no prelude on resume.
+  console.log("2b/5. second process, resume")
+  await host.stop({ keep: true })
+  hosts.length = 0
+  const second = await boot({ dataDir: host.dirs.xdgData, projectDir: host.dirs.project })
+  const beforeResume = model.requests.length
+  await second.turn(planId, "scenario:view Where were we?", { idleTimeoutMs: 150_000 })
+  await quiet(second, planId)
+  const resumed = model.requests.slice(beforeResume).filter((r) => r.kind === "main")
+  const viewResult = resumed.flatMap(toolResults).find((t) => t.includes("Explore ("))
+  check(
+    "a second opencode process reads the same list with view",
+    TASKS.every((t) => viewResult?.includes(t)),
+  )
+  const lastUser = resumed[0] ? (userTexts(resumed[0]).at(-1) ?? "") : ""
+  check(
+    "resume: the list reaches the model with the first prompt",
+    lastUser.includes(MARKER) && lastUser.includes(PLAN[0].items[0]),
+  )
+  check("resume: no eager prelude on a resumed session", !/lay out a phased plan/.test(lastUser))
+  const resumeCopies = resumed.at(-1)
+    ? userTexts(resumed.at(-1)).filter((t) => t.includes("restored")).length
+    : 0
+  check("resume: told once, not on every request", resumeCopies === 1, `${resumeCopies}`)
+  await second.stop()
+} catch (error) {
+  console.error(`smoke: ${error instanceof Error ? error.stack : error}`)
+  failed++
+} finally {
+  for (const h of hosts) await h.stop().catch(() => {})
+  await model.close()
+}
+
+const passed = results.filter((r) => r.ok).length
+console.log(`\nsmoke: ${passed} passed, ${failed} failed`)
+process.exit(failed === 0 ? 0 : 1)
