@@ -105,6 +105,41 @@ export const scenarios = {
   },
 }
 
+/** The README's demo: plans, works, stops early with work open, is reminded, finishes. */
+export const DEMO_PLAN = [
+  { phase: "Investigate", items: ["Reproduce the crash", "Find the root cause"] },
+  { phase: "Fix", items: ["Patch the tokenizer", "Add a regression test"] },
+  { phase: "Ship", items: ["Update the changelog"] },
+]
+const DEMO_FIRST = [
+  todo({ list: DEMO_PLAN }),
+  call("bash", { command: "echo 'parse(\"\") -> TypeError'", description: "Reproduce the crash" }),
+  todo({ op: "done", task: "Reproduce the crash" }),
+  call("bash", {
+    command: "echo 'tokenizer assumes a non-empty buffer'",
+    description: "Find the root cause",
+  }),
+  todo({ op: "done", task: "Find the root cause" }),
+  { text: "The tokenizer assumes a non-empty buffer. That explains the crash." },
+]
+const DEMO_AFTER_REMINDER = [
+  call("bash", { command: "echo 'guard empty buffer' > fix.txt", description: "Patch the tokenizer" }),
+  todo({ op: "done", task: "Patch the tokenizer" }),
+  call("bash", { command: "echo 'test: empty input' >> fix.txt", description: "Add a regression test" }),
+  todo({
+    ops: [
+      { op: "done", task: "Add a regression test" },
+      { op: "done", task: "Update the changelog" },
+    ],
+  }),
+  { text: "Fixed: empty input no longer crashes, with a regression test and a changelog entry." },
+]
+scenarios.demo = (info) => {
+  const { users, turnResults } = shape(info)
+  const script = users === 1 ? DEMO_FIRST : DEMO_AFTER_REMINDER
+  return script[Math.min(turnResults, script.length - 1)]
+}
+
 export function decide(body, info) {
   if (info.kind !== "main") return undefined
   const name = scenarioOf(body)
