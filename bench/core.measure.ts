@@ -13,7 +13,8 @@ const LIMITS = { maxTaskChars: 300, maxTasks: 5_000, maxPhases: 200, maxOpsPerCa
 
 function makeList(tasks: number): TodoList {
   const perPhase = 10
-  const list: { name: string; tasks: { text: string; status: "pending" | "in_progress" | "completed" }[] }[] = []
+  const list: { name: string; tasks: { text: string; status: "pending" | "in_progress" | "completed" }[] }[] =
+    []
   for (let i = 0; i < tasks; i++) {
     const p = Math.floor(i / perPhase)
     if (!list[p]) list[p] = { name: `Phase ${p + 1} of the benchmark plan`, tasks: [] }
@@ -37,7 +38,9 @@ it("measures the core on lists of 10, 100 and 1,000 tasks", () => {
     const format = measure(() => formatOutcome(list, outcome))
     const view = measure(() => formatOutcome(list, execute(list, { op: "view" }, LIMITS)))
     const markdown = renderMarkdown(list)
-    const roundTrip = measure(() => parseMarkdown(renderMarkdown(list), LIMITS), { perBatch: size >= 1_000 ? 5 : 50 })
+    const roundTrip = measure(() => parseMarkdown(renderMarkdown(list), LIMITS), {
+      perBatch: size >= 1_000 ? 5 : 50,
+    })
     const hud = measure(() => buildHud(list, { maxRows: 40 }))
     expect(parseMarkdown(markdown, LIMITS)).toEqual({ ok: true, value: list })
     if (size === 1_000) opOn1000 = done.medianNs

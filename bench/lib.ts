@@ -45,7 +45,9 @@ export interface Table {
 }
 
 export function printTable(table: Table): void {
-  const widths = table.columns.map((c, i) => Math.max(c.length, ...table.rows.map((r) => (r[i] ?? "").length)))
+  const widths = table.columns.map((c, i) =>
+    Math.max(c.length, ...table.rows.map((r) => (r[i] ?? "").length)),
+  )
   const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ")
   console.log(`\n${table.title}\n${line(table.columns)}\n${table.rows.map(line).join("\n")}`)
 }
