@@ -496,7 +496,7 @@ export const server: Plugin = async (input, options) => {
           const part = props.part as { type: string; messageID: string; sessionID: string; text?: string }
           if (part.type !== "text") return
           const s = sessions.get(part.sessionID)
-          if (s && part.messageID === s.lastAssistantID && part.text?.trim()) s.lastAssistantText = part.text
+          if (s && part.messageID === s.lastAssistantID && part.text) s.lastAssistantText = part.text
           return
         }
         case "permission.asked":

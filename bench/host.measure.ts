@@ -1,0 +1,154 @@
+// End-to-end overhead: the real `opencode serve` with the built plugin against the same binary
+// without it, side by side in one run, each driven by the same scripted model through the same
+// multi-turn session (every turn: five bash calls, then a text answer; no todo tool involved, so
+// both hosts make exactly the same model requests). Turns alternate between the two hosts so
+// machine drift hits both alike. Target: median turn time with the plugin below 1.5× without.
+// Needs `npm run build` first (the host loads dist/server.mjs).
+
+import { existsSync, readdirSync, statSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { expect, it } from "vitest"
+import { record, SHORT } from "./lib.ts"
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url))
+const SERVER_ENTRY = join(ROOT, "dist", "server.mjs")
+const MAX_RATIO = 1.5
+const BASH_CALLS = 5
+const WARMUP_TURNS = 1
+const TURNS = SHORT ? 5 : 15
+
+// The sandbox helpers are plain JavaScript shared with the smoke script; these are the parts used here.
+interface RequestInfo {
+  readonly kind: string
+  readonly turnToolResults: readonly unknown[]
+}
+type Reply = { text: string } | { toolCalls: { name: string; args: unknown }[] } | undefined
+interface MockModel {
+  readonly url: string
+  readonly requests: readonly { kind: string; body: { tools?: { function?: { name?: string } }[] } }[]
+  close(): Promise<void>
+}
+interface Host {
+  readonly timings: { readonly readyMs: number }
+  readonly events: readonly unknown[]
+  createSession(): Promise<{ id: string }>
+  sendMessageAsync(id: string, text: string): Promise<{ status: number; body: unknown }>
+  waitIdle(id: string, options: { since: number; timeoutMs: number }): Promise<unknown>
+  stop(): Promise<unknown>
+}
+interface HostLib {
+  startHost(options: { modelUrl: string; plugins: string[]; bootTimeoutMs: number }): Promise<Host>
+}
+interface MockLib {
+  startMockModel(options: { decide: (body: unknown, info: RequestInfo) => Reply }): Promise<MockModel>
+}
+
+/** Every turn of the scripted session: BASH_CALLS shell commands, then a short answer. */
+function decide(_body: unknown, info: RequestInfo): Reply {
+  if (info.kind !== "main") return undefined
+  const done = info.turnToolResults.length
+  if (done < BASH_CALLS)
+    return { toolCalls: [{ name: "bash", args: { command: "true", description: `Check ${done + 1}` } }] }
+  return { text: "All checks passed." }
+}
+
+/** True when a source file changed after the last build, so the figures would be for old code. */
+function buildIsStale(): boolean {
+  const built = statSync(SERVER_ENTRY).mtimeMs
+  const src = join(ROOT, "src")
+  return readdirSync(src, { recursive: true, encoding: "utf8" }).some(
+    (name) => /\.tsx?$/.test(name) && statSync(join(src, name)).mtimeMs > built,
+  )
+}
+
+interface Side {
+  readonly label: string
+  readonly model: MockModel
+  readonly host: Host
+  readonly session: string
+  readonly turns: number[]
+}
+
+async function turn(side: Side, index: number): Promise<number> {
+  const since = side.host.events.length
+  const t0 = performance.now()
+  const sent = await side.host.sendMessageAsync(side.session, `Run the checks again (round ${index + 1}).`)
+  if (sent.status >= 300) throw new Error(`${side.label}: prompt_async answered ${sent.status}`)
+  await side.host.waitIdle(side.session, { since, timeoutMs: 90_000 })
+  return performance.now() - t0
+}
+
+const median = (values: readonly number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const ms = (value: number) => `${Math.round(value)} ms`
+const toolNames = (model: MockModel) =>
+  (model.requests.find((r) => r.kind === "main")?.body.tools ?? []).map((t) => t.function?.name)
+
+it("adds little to a turn of the real host", async () => {
+  if (!existsSync(SERVER_ENTRY))
+    throw new Error("dist/server.mjs is missing: run `npm run build` before the host benchmark.")
+  if (buildIsStale()) console.warn("host bench: src/ is newer than dist/server.mjs; run `npm run build`.")
+  // Imported at run time: the helpers are untyped JavaScript, described by the interfaces above.
+  const { startHost } = (await import(new URL("../scripts/lib/host.mjs", import.meta.url).href)) as HostLib
+  const { startMockModel } = (await import(
+    new URL("../scripts/lib/mock-model.mjs", import.meta.url).href
+  )) as MockLib
+
+  const models: MockModel[] = []
+  const hosts: Host[] = []
+  const sides: Side[] = []
+  try {
+    for (const [label, plugins] of [
+      ["without plugin", []],
+      ["with plugin", [SERVER_ENTRY]],
+    ] as const) {
+      const model = await startMockModel({ decide })
+      models.push(model)
+      const host = await startHost({ modelUrl: model.url, plugins: [...plugins], bootTimeoutMs: 120_000 })
+      hosts.push(host)
+      sides.push({ label, model, host, session: (await host.createSession()).id, turns: [] })
+    }
+    const [bare, plugged] = sides as [Side, Side]
+    // Alternate the hosts, swapping which goes first each round.
+    for (let round = 0; round < WARMUP_TURNS + TURNS; round++) {
+      const order = round % 2 === 0 ? [bare, plugged] : [plugged, bare]
+      for (const side of order) side.turns.push(await turn(side, round))
+    }
+
+    // Same scenario on both sides: the same model requests, and the plugin really loaded.
+    const perTurn = BASH_CALLS + 1
+    for (const side of sides)
+      expect(
+        side.model.requests.filter((r) => r.kind === "main").length,
+        `${side.label}: main model requests`,
+      ).toBe((WARMUP_TURNS + TURNS) * perTurn)
+    expect(toolNames(plugged.model)).toContain("todo")
+    expect(toolNames(bare.model)).not.toContain("todo")
+
+    const warm = (side: Side) => side.turns.slice(WARMUP_TURNS)
+    const row = (name: string, a: number, b: number) => [name, ms(a), ms(b), `${(b / a).toFixed(2)}×`]
+    const ratio = median(warm(plugged)) / median(warm(bare))
+    record("host", [
+      {
+        title: "Real host with and without the plugin",
+        note:
+          `\`opencode serve\` with \`dist/server.mjs\` against the same binary with no plugin, both in sandboxes ` +
+          `with a scripted model, turns alternating between them. A turn is ${BASH_CALLS} bash calls then a text ` +
+          `answer (${perTurn} model requests), timed from the prompt to \`session.idle\`; the median is over ` +
+          `${TURNS} turns after ${WARMUP_TURNS} warm-up turn of one growing session. Target: ratio below ${MAX_RATIO}×.`,
+        columns: ["", "without plugin", "with plugin", "ratio"],
+        rows: [
+          row("boot to ready", bare.host.timings.readyMs, plugged.host.timings.readyMs),
+          row("first turn", bare.turns[0]!, plugged.turns[0]!),
+          row(`median turn (${TURNS} turns)`, median(warm(bare)), median(warm(plugged))),
+          row("fastest turn", Math.min(...warm(bare)), Math.min(...warm(plugged))),
+        ],
+      },
+    ])
+    expect(ratio, "median turn with the plugin / without").toBeLessThan(MAX_RATIO)
+  } finally {
+    for (const host of hosts) await host.stop().catch(() => {})
+    for (const model of models) await model.close()
+  }
+})
