@@ -26,4 +26,6 @@ for (const [name, [cmd, ...args]] of steps) {
   passed++
   process.stdout.write(`=== ${name} passed in ${secs}s\n`)
 }
-process.stdout.write(`\nverify: ${passed} passed, 0 failed (${((Date.now() - started) / 1000).toFixed(0)}s)\n`)
+process.stdout.write(
+  `\nverify: ${passed} passed, 0 failed (${((Date.now() - started) / 1000).toFixed(0)}s)\n`,
+)
