@@ -12,6 +12,32 @@ import { hostConfig, makeSandbox, OPENCODE_BIN, sandboxEnv } from "./host.mjs"
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
 /** The built TUI entry of this package, as tui.json lists a local plugin (an absolute path). */
 export const TUI_ENTRY = join(repoRoot, "dist", "tui.mjs")
+/** The built server entry, as opencode.json lists a local plugin. */
+export const SERVER_ENTRY = join(repoRoot, "dist", "server.mjs")
+
+/** The plan the scripted model writes with its first todo call: 2 phases, 5 tasks. */
+export const SAMPLE_PLAN = [
+  { phase: "Design", items: ["Sketch the data model", "Write the parser"] },
+  { phase: "Build", items: ["Wire the sidebar", "Add the dialog", "Ship the package"] },
+]
+
+/**
+ * A scripted model for the TUI checks, deciding from request structure only (never from plugin
+ * text): with no todo result in the history yet it calls `todo` init with SAMPLE_PLAN; after one
+ * it marks the first task done; after that it answers with a short text. Tool-less requests
+ * (title) fall through to the mock's defaults.
+ */
+export function todoConversation() {
+  return (_body, info) => {
+    if (info.kind !== "main") return undefined
+    if (!info.toolNames.includes("todo")) return { text: "The todo tool was not offered." }
+    const todoResults = info.toolResults.filter((r) => r.name === "todo").length
+    if (todoResults === 0) return { toolCalls: [{ name: "todo", args: { op: "init", list: SAMPLE_PLAN } }] }
+    if (todoResults === 1)
+      return { toolCalls: [{ name: "todo", args: { op: "done", task: SAMPLE_PLAN[0].items[0] } }] }
+    return { text: "First task done; the parser is next." }
+  }
+}
 
 let socketCounter = 0
 const liveSockets = new Set()

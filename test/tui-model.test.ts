@@ -1,0 +1,269 @@
+import { describe, expect, it } from "vitest"
+import { executeOps } from "../src/core/execute.ts"
+import {
+  actionOp,
+  COMMAND_PART_KEY,
+  clipSegments,
+  countsText,
+  defaultAppendPhase,
+  displayWidth,
+  editorCommand,
+  errorLine,
+  latestToolList,
+  lineText,
+  refreshTarget,
+  SIDEBAR_WIDTH,
+  sidebarModel,
+  taskActions,
+  taskEntries,
+  toolPartList,
+} from "../src/core/tui-model.ts"
+import type { Phase, Task, TaskStatus, TodoList } from "../src/core/types.ts"
+import { DEFAULT_LIMITS, STATUSES } from "../src/core/types.ts"
+
+const task = (text: string, status: TaskStatus = "pending", blocker?: string): Task =>
+  blocker === undefined ? { text, status } : { text, status, blocker }
+const phase = (name: string, ...tasks: Task[]): Phase => ({ name, tasks })
+
+const sample: TodoList = [
+  phase("Design", task("Sketch the data model", "completed"), task("Write the parser", "in_progress")),
+  phase(
+    "Build",
+    task("Wire the sidebar"),
+    task("Add the dialog", "blocked", "waiting on review"),
+    task("Old idea", "abandoned"),
+  ),
+]
+
+const texts = (list: TodoList, maxRows = 14, width = SIDEBAR_WIDTH) =>
+  sidebarModel(list, { maxRows, width })!.map(lineText)
+
+describe("sidebarModel", () => {
+  it("is undefined for an empty list", () => {
+    expect(sidebarModel([], { maxRows: 10 })).toBeUndefined()
+  })
+
+  it("shows the header, phases with counts, and open tasks with glyphs and blockers", () => {
+    expect(texts(sample)).toEqual([
+      "Todo  2/5 done, 1 blocked",
+      "Design 1/2",
+      "  ▶ Write the parser",
+      "Build 1/3",
+      "  ○ Wire the sidebar",
+      "  ⊘ Add the dialog — waiting on review",
+    ])
+  })
+
+  it("gives each status its own tone, the blocker muted and the header's blocked count as an error", () => {
+    const lines = sidebarModel(sample, { maxRows: 14 })!
+    expect(lines[0]!.segments).toEqual([
+      { text: "Todo", tone: "title" },
+      { text: "  2/5 done", tone: "muted" },
+      { text: ", 1 blocked", tone: "error" },
+    ])
+    expect(lines[2]!.segments).toEqual([{ text: "  ▶ Write the parser", tone: "in_progress" }])
+    expect(lines[4]!.segments).toEqual([{ text: "  ○ Wire the sidebar", tone: "pending" }])
+    expect(lines[5]!.segments).toEqual([
+      { text: "  ⊘ Add the dialog", tone: "blocked" },
+      { text: " — waiting on review", tone: "muted" },
+    ])
+  })
+
+  it("marks the active phase in the text tone and the others muted", () => {
+    const lines = sidebarModel(sample, { maxRows: 14 })!
+    expect(lines[1]!.segments[0]).toEqual({ text: "Design", tone: "text" })
+    expect(lines[3]!.segments[0]).toEqual({ text: "Build", tone: "muted" })
+  })
+
+  it("keeps within the row budget and says what it hides", () => {
+    const many: TodoList = [phase("Work", ...["a", "b", "c", "d", "e", "f"].map((t) => task(t)))]
+    const lines = texts(many, 5)
+    expect(lines).toEqual(["Todo  0/6 done", "Work 0/6", "  ○ a", "  ○ b", "    … 4 more"])
+    expect(lines).toHaveLength(5)
+  })
+
+  it("cuts long rows to the width with an ellipsis", () => {
+    const long: TodoList = [phase("P", task("x".repeat(60), "in_progress"))]
+    const row = sidebarModel(long, { maxRows: 14, width: 20 })![2]!
+    expect(lineText(row)).toBe(`  ▶ ${"x".repeat(15)}…`)
+    expect(displayWidth(lineText(row))).toBe(20)
+    expect(row.segments).toEqual([{ text: `  ▶ ${"x".repeat(15)}…`, tone: "in_progress" }])
+  })
+
+  it("counts wide characters as two columns", () => {
+    const wide: TodoList = [phase("P", task("漢字漢字漢字漢字漢字漢字", "in_progress"))]
+    const row = lineText(sidebarModel(wide, { maxRows: 14, width: 12 })![2]!)
+    expect(row).toBe("  ▶ 漢字漢…")
+    expect(displayWidth(row)).toBeLessThanOrEqual(12)
+  })
+})
+
+describe("clipSegments", () => {
+  it("leaves fitting segments alone, dropping empty ones", () => {
+    expect(
+      clipSegments(
+        [
+          { text: "ab", tone: "text" },
+          { text: "", tone: "muted" },
+        ],
+        5,
+      ),
+    ).toEqual([{ text: "ab", tone: "text" }])
+  })
+
+  it("ends the cut in the tone of the segment it falls in", () => {
+    expect(
+      clipSegments(
+        [
+          { text: "abc", tone: "text" },
+          { text: " defgh", tone: "muted" },
+        ],
+        6,
+      ),
+    ).toEqual([
+      { text: "abc", tone: "text" },
+      { text: " d…", tone: "muted" },
+    ])
+  })
+
+  it("trims the space before the ellipsis", () => {
+    expect(clipSegments([{ text: "abcd efgh", tone: "text" }], 6)).toEqual([{ text: "abcd…", tone: "text" }])
+  })
+})
+
+describe("dialog entries", () => {
+  it("lists every task in order under its phase, with its status or blocker", () => {
+    expect(taskEntries(sample)).toEqual([
+      {
+        title: "✓ Sketch the data model",
+        text: "Sketch the data model",
+        status: "completed",
+        category: "Design 1/2",
+        description: "done",
+      },
+      {
+        title: "▶ Write the parser",
+        text: "Write the parser",
+        status: "in_progress",
+        category: "Design 1/2",
+        description: "in progress",
+      },
+      {
+        title: "○ Wire the sidebar",
+        text: "Wire the sidebar",
+        status: "pending",
+        category: "Build 1/3",
+        description: "pending",
+      },
+      {
+        title: "⊘ Add the dialog",
+        text: "Add the dialog",
+        status: "blocked",
+        category: "Build 1/3",
+        description: "blocked: waiting on review",
+      },
+      {
+        title: "✗ Old idea",
+        text: "Old idea",
+        status: "abandoned",
+        category: "Build 1/3",
+        description: "dropped",
+      },
+    ])
+  })
+
+  it("summarises counts", () => {
+    expect(countsText(sample)).toBe("2/5 done, 1 blocked")
+    expect(countsText([])).toBe("empty")
+    expect(countsText([phase("Empty")])).toBe("empty")
+  })
+
+  it("offers per status only actions the engine accepts", () => {
+    expect(taskActions("pending").map((a) => a.action)).toEqual(["start", "done", "block", "drop", "rm"])
+    expect(taskActions("in_progress").map((a) => a.action)).toEqual(["done", "block", "drop", "rm"])
+    expect(taskActions("blocked").map((a) => a.action)).toEqual([
+      "unblock",
+      "start",
+      "done",
+      "block",
+      "drop",
+      "rm",
+    ])
+    expect(taskActions("completed").map((a) => a.action)).toEqual(["start", "rm"])
+    expect(taskActions("abandoned").map((a) => a.action)).toEqual(["start", "done", "rm"])
+    for (const status of STATUSES) {
+      const list: TodoList = [
+        phase("P", task("other", "in_progress"), task("t", status, status === "blocked" ? "why" : undefined)),
+      ]
+      for (const { action } of taskActions(status)) {
+        const result = executeOps(list, [actionOp(action, "t", "because")], DEFAULT_LIMITS)
+        expect(result.ok, `${action} on ${status}`).toBe(true)
+      }
+    }
+  })
+
+  it("builds ops for actions, with a trimmed reason or none", () => {
+    expect(actionOp("done", "t")).toEqual({ op: "done", target: { kind: "task", text: "t" } })
+    expect(actionOp("block", "t", "  waiting  ")).toEqual({
+      op: "block",
+      target: { kind: "task", text: "t" },
+      reason: "waiting",
+    })
+    expect(actionOp("block", "t", "   ")).toEqual({ op: "block", target: { kind: "task", text: "t" } })
+    expect(actionOp("rm", "t")).toEqual({ op: "rm", target: { kind: "task", text: "t" } })
+  })
+
+  it("appends to the phase in progress, else the last one", () => {
+    expect(defaultAppendPhase(sample)).toBe("Design")
+    expect(defaultAppendPhase([phase("A", task("a")), phase("B", task("b"))])).toBe("B")
+    expect(defaultAppendPhase([])).toBeUndefined()
+  })
+})
+
+describe("small parsers", () => {
+  it("reads the line a Markdown error names", () => {
+    expect(errorLine('Line 12: unknown status mark "[?]"')).toBe(12)
+    expect(errorLine("Too many tasks")).toBeUndefined()
+  })
+
+  it("picks $VISUAL, then $EDITOR, then vi, split on spaces", () => {
+    expect(editorCommand({ VISUAL: "code --wait", EDITOR: "nano" })).toEqual(["code", "--wait"])
+    expect(editorCommand({ VISUAL: "  ", EDITOR: "nano -w" })).toEqual(["nano", "-w"])
+    expect(editorCommand({})).toEqual(["vi"])
+  })
+
+  it("recognises the server's refresh notifications only", () => {
+    expect(refreshTarget("opencode-todo.refresh")).toEqual({ all: true })
+    expect(refreshTarget("opencode-todo.changed:ses_1")).toEqual({ session: "ses_1" })
+    expect(refreshTarget("opencode-todo.changed:")).toEqual({ all: true })
+    expect(refreshTarget("session.new")).toBeUndefined()
+    expect(refreshTarget(undefined)).toBeUndefined()
+  })
+
+  it("takes the list of the newest completed todo tool part", () => {
+    const done = (list: unknown) => ({
+      type: "tool",
+      tool: "todo",
+      state: { status: "completed", metadata: { ok: true, list } },
+    })
+    const parts = [
+      done(["first"]),
+      { type: "text", text: "hi" },
+      done(["second"]),
+      { type: "tool", tool: "todo", state: { status: "running", input: {} } },
+      { type: "tool", tool: "bash", state: { status: "completed", metadata: { list: ["not ours"] } } },
+      { type: "tool", tool: "todo", state: { status: "error", error: "x" } },
+    ]
+    expect(latestToolList(parts)).toEqual(["second"])
+    const command = { type: "text", text: "…", metadata: { [COMMAND_PART_KEY]: { list: ["from command"] } } }
+    expect(latestToolList([...parts, command])).toEqual(["from command"])
+    expect(latestToolList([command, ...parts])).toEqual(["second"])
+    expect(toolPartList({ type: "text", text: "plain" })).toBeUndefined()
+    expect(toolPartList({ type: "text", text: "x", metadata: { other: { list: [] } } })).toBeUndefined()
+    expect(latestToolList([])).toBeUndefined()
+    expect(toolPartList(null)).toBeUndefined()
+    expect(toolPartList({ type: "tool", tool: "todo", state: { status: "completed", metadata: {} } })).toBe(
+      undefined,
+    )
+  })
+})
