@@ -12,7 +12,10 @@ const packages = lock.packages
 const OS = { darwin: "darwin", linux: "linux", windows: "win32", win32: "win32" }
 
 function constraints(name) {
-  const parts = name.replace(/^@opentui\/core-/, "").replace(/^opencode-/, "").split("-")
+  const parts = name
+    .replace(/^@opentui\/core-/, "")
+    .replace(/^opencode-/, "")
+    .split("-")
   const os = OS[parts[0]]
   const cpu = parts[1]
   if (!os || !cpu) return undefined
@@ -34,6 +37,8 @@ for (const [path, meta] of Object.entries(packages)) {
     added++
   }
 }
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a < b ? -1 : 1)))
+lock.packages = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a < b ? -1 : 1)),
+)
 writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`)
 console.log(`lock-platforms: added ${added} platform entries`)
