@@ -342,6 +342,14 @@ const tui: TuiPlugin = async (api, options) => {
     return typeof id === "string" && id ? id : undefined
   }
 
+  /** Runs a dialog step started from a callback; whatever it throws becomes an error toast. */
+  function safely(step: Promise<void>): void {
+    step.catch((error) => {
+      close()
+      toast("error", message(error))
+    })
+  }
+
   function close(): void {
     try {
       api.ui.dialog.clear()
@@ -429,8 +437,8 @@ const tui: TuiPlugin = async (api, options) => {
         options={options}
         onSelect={(option) => {
           const value = String(option.value)
-          if (value.startsWith("task:")) void openTask(session, value.slice(5))
-          else void runMenu(session, value.slice(5) as MenuItem)
+          if (value.startsWith("task:")) safely(openTask(session, value.slice(5)))
+          else safely(runMenu(session, value.slice(5) as MenuItem))
         }}
       />
     ))
@@ -463,7 +471,7 @@ const tui: TuiPlugin = async (api, options) => {
         placeholder="Choose an action"
         options={taskActions(status).map((entry) => ({ title: entry.title, value: entry.action }))}
         onSelect={(option) =>
-          void runTaskAction(session, text, option.value as TaskAction, found.task.blocker)
+          safely(runTaskAction(session, text, option.value as TaskAction, found.task.blocker))
         }
       />
     ))
@@ -483,7 +491,7 @@ const tui: TuiPlugin = async (api, options) => {
           placeholder="Reason (optional)"
           value={blocker ?? ""}
           onConfirm={(reason) =>
-            void applyOps(session, [actionOp("block", text, reason)], `Blocked ${name}.`)
+            safely(applyOps(session, [actionOp("block", text, reason)], `Blocked ${name}.`))
           }
           onCancel={close}
         />
@@ -495,7 +503,7 @@ const tui: TuiPlugin = async (api, options) => {
         <api.ui.DialogConfirm
           title="Remove this task?"
           message={`${name} will be removed from the list.`}
-          onConfirm={() => void applyOps(session, [actionOp("rm", text)], `Removed ${name}.`)}
+          onConfirm={() => safely(applyOps(session, [actionOp("rm", text)], `Removed ${name}.`))}
           onCancel={close}
         />
       ))
@@ -522,7 +530,7 @@ const tui: TuiPlugin = async (api, options) => {
             toast("warning", "No task text given; nothing was added.")
             return
           }
-          void choosePhase(session, text)
+          safely(choosePhase(session, text))
         }}
         onCancel={close}
       />
@@ -546,7 +554,7 @@ const tui: TuiPlugin = async (api, options) => {
         onSelect={(option) => {
           const phase = String(option.value)
           if (phase === NEW_PHASE) promptPhase(session, text, "")
-          else void appendTask(session, phase, text)
+          else safely(appendTask(session, phase, text))
         }}
       />
     ))
@@ -565,7 +573,7 @@ const tui: TuiPlugin = async (api, options) => {
             toast("warning", "No phase name given; nothing was added.")
             return
           }
-          void appendTask(session, phase, text)
+          safely(appendTask(session, phase, text))
         }}
         onCancel={close}
       />
@@ -630,7 +638,7 @@ const tui: TuiPlugin = async (api, options) => {
         <api.ui.DialogConfirm
           title={line === undefined ? "Your edit has an error" : `Line ${line} of your edit has an error`}
           message={`${parsed.error}\n\nThe list was not changed. Reopen the editor to fix it?`}
-          onConfirm={() => void editInEditor(session, edited.text)}
+          onConfirm={() => safely(editInEditor(session, edited.text))}
           onCancel={close}
         />
       ))
@@ -643,7 +651,7 @@ const tui: TuiPlugin = async (api, options) => {
         <api.ui.DialogConfirm
           title="The list changed meanwhile"
           message="The list changed while you were editing (the agent may have updated it). Replace it with your version?"
-          onConfirm={() => void applyMarkdown(session, edited.text, "Replaced the list with your edit.")}
+          onConfirm={() => safely(applyMarkdown(session, edited.text, "Replaced the list with your edit."))}
           onCancel={() => {
             close()
             toast("info", "Your edit was discarded; the list was not changed.")
@@ -735,7 +743,7 @@ const tui: TuiPlugin = async (api, options) => {
       <api.ui.DialogConfirm
         title="Replace the list?"
         message={`Replace the current list (${countsText(current)}) with ${file.path} (${countsText(parsed.value)})?`}
-        onConfirm={() => void applyMarkdown(session, file.text, done)}
+        onConfirm={() => safely(applyMarkdown(session, file.text, done))}
         onCancel={() => {
           close()
           toast("info", "Import cancelled; the list was not changed.")

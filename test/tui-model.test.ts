@@ -30,7 +30,7 @@ const sample: TodoList = [
   phase(
     "Build",
     task("Wire the sidebar"),
-    task("Add the dialog", "blocked", "waiting on review"),
+    task("Add the dialog", "blocked", "needs review"),
     task("Old idea", "abandoned"),
   ),
 ]
@@ -50,7 +50,7 @@ describe("sidebarModel", () => {
       "  ▶ Write the parser",
       "Build 1/3",
       "  ○ Wire the sidebar",
-      "  ⊘ Add the dialog — waiting on review",
+      "  ⊘ Add the dialog — needs review",
     ])
   })
 
@@ -65,7 +65,7 @@ describe("sidebarModel", () => {
     expect(lines[4]!.segments).toEqual([{ text: "  ○ Wire the sidebar", tone: "pending" }])
     expect(lines[5]!.segments).toEqual([
       { text: "  ⊘ Add the dialog", tone: "blocked" },
-      { text: " — waiting on review", tone: "muted" },
+      { text: " — needs review", tone: "muted" },
     ])
   })
 
@@ -160,7 +160,7 @@ describe("dialog entries", () => {
         text: "Add the dialog",
         status: "blocked",
         category: "Build 1/3",
-        description: "blocked: waiting on review",
+        description: "blocked: needs review",
       },
       {
         title: "✗ Old idea",

@@ -6,8 +6,8 @@ import { buildHud, GLYPH } from "./hud.ts"
 import { counts, eachTask, preview } from "./list.ts"
 import type { Op, TaskStatus, TodoList } from "./types.ts"
 
-/** Columns the host's session sidebar leaves for plugin content (42 wide, 2 columns of padding each side). */
-export const SIDEBAR_WIDTH = 38
+/** Columns the host's session sidebar shows of a plugin row: 42 wide, less padding and the scrollbar (37 seen), minus one spare. */
+export const SIDEBAR_WIDTH = 36
 /** Sidebar rows (header included) when the user sets none. */
 export const DEFAULT_SIDEBAR_ROWS = 14
 
