@@ -1,4 +1,4 @@
-// Hook cost against session length: the real server hooks (src/server.ts) driven with a fake
+// Hook cost against session length: the real server hooks (src/plugin.ts) driven with a fake
 // host on sessions of 10, 1,000 and 10,000 messages. Each session is first replayed through the
 // hooks (events, prompts and tool results, in the order the host sends them) so the plugin has
 // seen the whole history, and it has a stored list so the paths that read the store run.
@@ -9,7 +9,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Hooks, PluginInput } from "@opencode-ai/plugin"
 import { afterAll, expect, it } from "vitest"
-import { server } from "../src/server.ts"
+import { server } from "../src/plugin.ts"
 import { formatNs, record, SHORT } from "./lib.ts"
 
 const SIZES = [10, 1_000, 10_000] as const
@@ -343,7 +343,7 @@ it("keeps every hook's cost flat from 10 to 10,000 messages", async () => {
     {
       title: "Server hooks against session length (median per call)",
       note:
-        "The real hooks of src/server.ts with a fake host client, on sessions replayed through the hooks first " +
+        "The real hooks of src/plugin.ts with a fake host client, on sessions replayed through the hooks first " +
         "(prompts, message and part events, bash results) and holding a stored list. `messages.transform` gets the " +
         "whole history (a fresh shallow copy per call) and stats the store once. Target: 10,000 : 10 below " +
         `${MAX_RATIO}×.`,

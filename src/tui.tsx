@@ -17,7 +17,7 @@ import {
   resolveProjectPath,
   runUserOps,
 } from "./actions.ts"
-import { limitsOf } from "./core/config.ts"
+import { limitsOf, STORED_LIMITS } from "./core/config.ts"
 import { findTask, preview, taskCount } from "./core/list.ts"
 import { parseMarkdown, renderMarkdown } from "./core/markdown.ts"
 import {
@@ -46,13 +46,6 @@ import { createStore, type Store, todoDir } from "./store.ts"
 
 const PLUGIN_ID = "opencode-todo"
 const OPEN_COMMAND = "opencode-todo.open"
-
-/**
- * Limits for reading stored lists. The server may run with larger configured limits (its plugin
- * options are not visible here), and a stored list this process judged invalid would be moved
- * aside as corrupt; so reads accept anything up to the highest values the configuration allows.
- */
-const READ_CEILING = { maxTaskChars: 2000, maxTasks: 2000, maxPhases: 200 }
 
 type Variant = "info" | "success" | "warning" | "error"
 
@@ -96,12 +89,6 @@ const tui: TuiPlugin = async (api, options) => {
   const settings = loadSettings({ directory: directory(), options: rest })
   if (!settings.config.enabled) return
   const limits: Limits = limitsOf(settings.config)
-  const readLimits: Limits = {
-    ...limits,
-    maxTaskChars: Math.max(limits.maxTaskChars, READ_CEILING.maxTaskChars),
-    maxTasks: Math.max(limits.maxTasks, READ_CEILING.maxTasks),
-    maxPhases: Math.max(limits.maxPhases, READ_CEILING.maxPhases),
-  }
 
   const toast = (variant: Variant, text: string, title = "Todo") => {
     try {
@@ -113,7 +100,7 @@ const tui: TuiPlugin = async (api, options) => {
 
   const store: Store = createStore({
     dir: todoDir(),
-    parse: (raw) => parseSnapshot(raw, readLimits),
+    parse: (raw) => parseSnapshot(raw, STORED_LIMITS),
     warn: (text) => toast("warning", text),
   })
 
@@ -156,7 +143,7 @@ const tui: TuiPlugin = async (api, options) => {
       for (const msg of api.state.session.messages(session)) parts.push(...api.state.part(msg.id))
       const raw = latestToolList(parts)
       if (raw === undefined) return undefined
-      const parsed = parseSnapshot(raw, readLimits)
+      const parsed = parseSnapshot(raw, STORED_LIMITS)
       return parsed.ok ? parsed.value : undefined
     } catch {
       return undefined
@@ -222,7 +209,7 @@ const tui: TuiPlugin = async (api, options) => {
       const part = event.properties.part
       const raw = toolPartList(part)
       if (raw === undefined || !tracked.has(part.sessionID)) return
-      const parsed = parseSnapshot(raw, readLimits)
+      const parsed = parseSnapshot(raw, STORED_LIMITS)
       refresh(part.sessionID, parsed.ok ? parsed.value : undefined)
     }),
   )

@@ -256,6 +256,23 @@ export function resolveConfig(input: ConfigInput): Resolved {
 }
 
 /** The list limits a config sets; ops per call is not configurable. */
+function ruleMax(key: "maxTaskChars" | "maxTasks" | "maxPhases"): number {
+  const rule = RULES[key]
+  return rule.kind === "int" ? rule.max : DEFAULT_CONFIG[key]
+}
+
+/**
+ * The limits stored lists are read with: the highest any configuration allows. A list saved
+ * under looser settings (another process's options, an older todo.json) must still load; the
+ * configured limits apply to changes, not to reading what is already there.
+ */
+export const STORED_LIMITS: Limits = {
+  maxTaskChars: ruleMax("maxTaskChars"),
+  maxTasks: ruleMax("maxTasks"),
+  maxPhases: ruleMax("maxPhases"),
+  maxOpsPerCall: DEFAULT_LIMITS.maxOpsPerCall,
+}
+
 export function limitsOf(config: Config): Limits {
   return {
     maxTaskChars: config.maxTaskChars,
