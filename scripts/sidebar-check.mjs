@@ -301,9 +301,11 @@ try {
   // sidebar follows the server's change, with no todo tool call.
   const beforeCommand = model.mainRequests().length
   tui.type("/todo done Ship the package")
-  await sleep(400)
+  // Under load the prompt can paint late: wait until the typed command is on screen before sending it.
+  await tui.waitFor(/\/todo done Ship the package/, { timeoutMs: 20_000 })
   tui.press("Escape")
-  await sleep(200)
+  await sleep(300)
+  await tui.waitFor(/\/todo done Ship the package/, { timeoutMs: 10_000 })
   const t7 = Date.now()
   tui.press("Enter")
   const viaServer = await tui.waitFor(blockHas(/5\/6 done/), { timeoutMs: 120_000 })

@@ -103,7 +103,7 @@ const opObject = z.object({
  * The tool's argument schema. Every field is optional so that a call without `op` reaches the
  * core, which infers the op or explains the accepted shapes (the host does not validate args).
  */
-const toolArgs = {
+export const toolArgs = {
   op: opField.optional().describe(ARG_DESCRIPTIONS.op),
   task: z.string().optional().describe(ARG_DESCRIPTIONS.task),
   phase: z.string().optional().describe(ARG_DESCRIPTIONS.phase),

@@ -198,7 +198,7 @@ describe("formatOutcome", () => {
       'Added "Rotate keys" to "Auth".\nNow: "Wire workspace". Next: "Port store". 2/6 done, 1 blocked.',
     )
     expect(run(SAMPLE, { phase: "Docs", items: ["Guide", "FAQ"] }).text).toBe(
-      'Added 2 tasks to new phase "Docs".\nNow: "Wire workspace". Next: "Port store". 2/7 done, 1 blocked.',
+      'Added "Guide", "FAQ" to new phase "Docs".\nNow: "Wire workspace". Next: "Port store". 2/7 done, 1 blocked.',
     )
   })
 

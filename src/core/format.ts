@@ -135,8 +135,7 @@ function describeOther(change: Exclude<Change, StatusChange>): string | undefine
         : undefined
     }
     case "added": {
-      const what = change.tasks.length === 1 ? quote(change.tasks[0]!) : plural(change.tasks.length, "task")
-      return `Added ${what} to ${change.newPhase ? "new phase " : ""}${quote(change.phase)}.`
+      return `Added ${names(change.tasks)} to ${change.newPhase ? "new phase " : ""}${quote(change.phase)}.`
     }
     case "removed": {
       const { tasks, phases } = change
