@@ -3,7 +3,7 @@
 // one locked read-modify-write, so it cannot lose a concurrent tool call's update.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
-import { dirname, isAbsolute, relative, resolve } from "node:path"
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path"
 import { diffLists, type ListDiff } from "./core/diff.ts"
 import { executeOps } from "./core/execute.ts"
 import { checkList } from "./core/list.ts"
@@ -105,7 +105,7 @@ export function resolveProjectPath(
   const full = resolve(directory, wanted)
   if (!isAbsolute(wanted)) {
     const rel = relative(directory, full)
-    if (rel.startsWith("..") || isAbsolute(rel))
+    if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel))
       return {
         ok: false,
         error: `"${wanted}" leads outside the project; give a path inside it, or an absolute path.`,

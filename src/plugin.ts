@@ -188,7 +188,9 @@ export const server: Plugin = async (input, options) => {
   /** Reads the stored list once per session; a list stored by an earlier process is a resume. */
   function ensureLoaded(s: SessionState): Promise<void> {
     s.loaded ??= (async () => {
-      const [snapshot, stamp] = await Promise.all([store.read(s.id), store.stamp(s.id)])
+      // The stamp is taken before the read: a write in between makes the next stamp differ, so it is read then.
+      const stamp = await store.stamp(s.id)
+      const snapshot = await store.read(s.id)
       s.list = snapshot.list
       s.stamp = stamp
       if (!s.createdHere && snapshot.list.length > 0) step(s, { type: "resumed", list: s.list })
@@ -210,7 +212,8 @@ export const server: Plugin = async (input, options) => {
       return current.edits.length > 0 ? { ...current, edits: [] } : undefined
     })
     s.list = snapshot.list
-    s.stamp = await store.stamp(s.id)
+    // Not a fresh stat: a write landing after the read would carry that stat's stamp and be missed.
+    s.stamp = stamp
     for (const note of notes) step(s, { type: "userEdit", lines: note.lines, removed: note.removed })
   }
 
@@ -251,11 +254,11 @@ export const server: Plugin = async (input, options) => {
     const plan = parsed.plan
     switch (plan.kind) {
       case "show":
-        return { shown: formatList(s.list) }
+        return { shown: "the todo list", output: formatList(s.list) }
       case "help":
-        return { shown: COMMAND_USAGE }
+        return { shown: "the /todo usage", output: COMMAND_USAGE }
       case "copy":
-        return { shown: renderMarkdown(s.list) }
+        return { shown: "the list as Markdown", output: renderMarkdown(s.list) }
       case "edit":
         return {
           error:
@@ -263,14 +266,18 @@ export const server: Plugin = async (input, options) => {
         }
       case "export": {
         const out = exportList(s.list, input.directory, plan.path, plan.force)
-        return out.ok ? { shown: `Wrote ${out.tasks} tasks to ${out.path}.` } : { error: out.error }
+        return out.ok
+          ? {
+              action: "exported the todo list",
+              output: `Wrote ${out.tasks} tasks (${out.bytes} bytes) to ${out.path}.`,
+            }
+          : { error: out.error }
       }
       case "import": {
         const file = readImport(input.directory, plan.path)
         if (!file.ok) return { error: file.error }
         const out = await replaceFromMarkdown(store, s.id, file.text, limits, "none")
         s.list = out.list
-        s.stamp = await store.stamp(s.id)
         return out.ok
           ? { lines: [`imported ${file.path}`, ...out.diff.lines], removed: out.diff.removed, list: out.list }
           : { error: `${file.path}: ${out.error}` }
@@ -278,7 +285,6 @@ export const server: Plugin = async (input, options) => {
       case "ops": {
         const out = await runUserOps(store, s.id, plan.ops, limits, "none")
         s.list = out.list
-        s.stamp = await store.stamp(s.id)
         return out.ok
           ? { lines: out.diff.lines, removed: out.diff.removed, list: out.list }
           : { error: out.error }
@@ -303,8 +309,9 @@ export const server: Plugin = async (input, options) => {
             result = execute(current.list, args, limits)
             return result.ok && result.list !== current.list ? { ...current, list: result.list } : undefined
           })
+          // s.stamp stays the one syncFromStore took before this read; our own write moves the
+          // stamp, so the next hook reads the record once more instead of missing another writer.
           s.list = snapshot.list
-          s.stamp = await store.stamp(s.id)
           const outcome = result ?? execute(s.list, args, limits)
           step(s, { type: "toolResult", tool: "todo", ok: outcome.ok, todoOps: opNames(args), list: s.list })
           const output = formatOutcome(before, outcome)

@@ -255,7 +255,6 @@ export function resolveConfig(input: ConfigInput): Resolved {
   return { config: config as unknown as Config, warnings }
 }
 
-/** The list limits a config sets; ops per call is not configurable. */
 function ruleMax(key: "maxTaskChars" | "maxTasks" | "maxPhases"): number {
   const rule = RULES[key]
   return rule.kind === "int" ? rule.max : DEFAULT_CONFIG[key]
@@ -273,6 +272,7 @@ export const STORED_LIMITS: Limits = {
   maxOpsPerCall: DEFAULT_LIMITS.maxOpsPerCall,
 }
 
+/** The list limits a config sets; ops per call is not configurable. */
 export function limitsOf(config: Config): Limits {
   return {
     maxTaskChars: config.maxTaskChars,

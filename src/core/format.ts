@@ -55,7 +55,6 @@ export function summaryLine(list: TodoList): string {
   return next ? `Next: ${quote(next.task.text)}. ${tail}.` : `${tail}.`
 }
 
-/** The whole list, one line per phase and per task, then the summary line. */
 /** The phases and their tasks, one line each, without the summary line. */
 export function formatPhases(list: TodoList): string {
   if (list.length === 0) return "The list is empty."
@@ -68,6 +67,7 @@ export function formatPhases(list: TodoList): string {
   return lines.join("\n")
 }
 
+/** The whole list, one line per phase and per task, then the summary line. */
 export function formatList(list: TodoList): string {
   return list.length === 0 ? formatPhases(list) : `${formatPhases(list)}\n${summaryLine(list)}`
 }

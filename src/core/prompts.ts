@@ -190,6 +190,10 @@ export interface CommandReport {
   readonly removed?: readonly string[]
   /** What the user looked at when nothing changed, e.g. "the todo list". */
   readonly shown?: string
+  /** What the user did when nothing in the list changed, e.g. "exported the todo list"; replaces "viewed …". */
+  readonly action?: string
+  /** Text the command produced, printed verbatim under the first line (the list, the usage, what an export wrote). */
+  readonly output?: string
   /** The command failed with this message; nothing changed. */
   readonly error?: string
   /** The list after the change, when the model should see it. */
@@ -210,7 +214,11 @@ export function commandReplyText(report: CommandReport): string {
     for (const line of changes) lines.push(`  ${line}`)
     const removed = report.removed ?? []
     if (removed.length > 0) lines.push(`Do not recreate removed tasks (${removed.map(quoted).join(", ")}).`)
-  } else lines.push(`The user viewed ${report.shown ?? "the todo list"} with /todo; nothing changed.`)
+  } else {
+    const what = report.action ?? `viewed ${report.shown ?? "the todo list"}`
+    lines.push(`The user ${what} with /todo; nothing changed.`)
+    if (report.output !== undefined) lines.push(report.output)
+  }
   if (report.list !== undefined && report.error === undefined && changes.length > 0)
     lines.push("Todo list now:", formatPhases(report.list))
   lines.push(ACK)

@@ -78,9 +78,13 @@ export function lineText(line: SidebarLine): string {
   return line.segments.map((s) => s.text).join("")
 }
 
+// Emoji drawn two columns wide by default, including those outside the ranges below ("✅", "⚡", "⏳").
+const EMOJI_PRESENTATION = /\p{Emoji_Presentation}/u
+
 /** Terminal columns of one code point: 2 for wide East Asian and emoji, 0 for combining marks. */
 export function charWidth(cp: number): number {
   if (cp === 0 || (cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) || cp === 0xfe0f) return 0
+  if (cp >= 0x2000 && cp < 0x1f300 && EMOJI_PRESENTATION.test(String.fromCodePoint(cp))) return 2
   if (
     (cp >= 0x1100 && cp <= 0x115f) ||
     (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||

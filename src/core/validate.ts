@@ -180,9 +180,18 @@ function parseTarget(raw: Obj): Result<Target | undefined> {
   return ok(undefined)
 }
 
+/** Quotes unknown keys for an error: at most 5, each shortened, so a hostile call cannot flood the reply. */
+function quoteKeys(keys: readonly string[]): string {
+  const shown = keys
+    .slice(0, 5)
+    .map((k) => `"${preview(k, 30)}"`)
+    .join(", ")
+  return keys.length > 5 ? `${shown} and ${keys.length - 5} more` : shown
+}
+
 function unrecognized(raw: Obj): string {
   const extra = unknownKeys(raw)
-  return extra.length === 0 ? "" : ` Unrecognized: ${extra.map((k) => `"${k}"`).join(", ")}.`
+  return extra.length === 0 ? "" : ` Unrecognized: ${quoteKeys(extra)}.`
 }
 
 function parseInit(raw: Obj, limits: Limits): Result<Op> {
@@ -286,7 +295,7 @@ export function parseOp(raw: unknown, list: TodoList, limits: Limits = DEFAULT_L
       const extra = unknownKeys(raw)
       if (extra.length > 0)
         return fail(
-          `rm with no "task" or "phase" clears the whole list, but the call also has ${extra.map((k) => `"${k}"`).join(", ")}. Give "task" or "phase", or send rm alone to clear everything.`,
+          `rm with no "task" or "phase" clears the whole list, but the call also has ${quoteKeys(extra)}. Give "task" or "phase", or send rm alone to clear everything.`,
         )
       return ok({ op, target: { kind: "all" } })
     }
