@@ -32,10 +32,9 @@ interface MockModel {
 }
 interface Host {
   readonly timings: { readonly readyMs: number }
-  readonly events: readonly unknown[]
+  readonly events: readonly { type: string; properties?: { sessionID?: string } }[]
   createSession(): Promise<{ id: string }>
   sendMessageAsync(id: string, text: string): Promise<{ status: number; body: unknown }>
-  waitIdle(id: string, options: { since: number; timeoutMs: number }): Promise<unknown>
   stop(): Promise<unknown>
 }
 interface HostLib {
@@ -71,12 +70,25 @@ interface Side {
   readonly turns: number[]
 }
 
+/** The session's `session.idle` events so far (the host sends one at the end of every turn here). */
+const idles = (side: Side) =>
+  side.host.events.filter((e) => e.type === "session.idle" && e.properties?.sessionID === side.session).length
+
+/**
+ * One turn, from the prompt to its own `session.idle` event: the turn is over when the count of idle
+ * events goes up by one. (Under load, an idle found by polling the status can come before the event
+ * of that same turn, which would then end the next turn early.)
+ */
 async function turn(side: Side, index: number): Promise<number> {
-  const since = side.host.events.length
+  const before = idles(side)
   const t0 = performance.now()
   const sent = await side.host.sendMessageAsync(side.session, `Run the checks again (round ${index + 1}).`)
   if (sent.status >= 300) throw new Error(`${side.label}: prompt_async answered ${sent.status}`)
-  await side.host.waitIdle(side.session, { since, timeoutMs: 90_000 })
+  const deadline = Date.now() + 90_000
+  while (idles(side) === before) {
+    if (Date.now() > deadline) throw new Error(`${side.label}: turn ${index + 1} did not end within 90 s`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
   return performance.now() - t0
 }
 
