@@ -8,6 +8,7 @@
 
 import { expect, it } from "vitest"
 import { z } from "zod"
+import { PLAN, TASKS } from "../scripts/lib/scenarios.mjs"
 import { DEFAULT_CONFIG } from "../src/core/config.ts"
 import { diffLists } from "../src/core/diff.ts"
 import { execute } from "../src/core/execute.ts"
@@ -198,13 +199,6 @@ const schemaText = (args: z.ZodRawShape) => JSON.stringify(z.toJSONSchema(z.obje
 
 // The smoke host runs with OPENCODE_TODO_EAGER=preferred; everything else is the default.
 const TRACKER: TrackerConfig = { ...DEFAULT_CONFIG, eager: "preferred" }
-
-// The plan and replies of scripts/lib/scenarios.mjs (plain JavaScript, so mirrored here rather than imported).
-const PLAN = [
-  { phase: "Explore", items: ["Read the parser module", "List the failing cases"] },
-  { phase: "Fix", items: ["Handle empty input", "Handle nested quotes", "Add regression tests"] },
-]
-const TASKS = PLAN.flatMap((p) => p.items)
 
 const KINDS = [
   "prelude",

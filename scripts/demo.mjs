@@ -7,9 +7,10 @@ import { spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { sleep, startHost } from "./lib/host.mjs"
+import { startHost } from "./lib/host.mjs"
 import { startMockModel } from "./lib/mock-model.mjs"
 import { decide } from "./lib/scenarios.mjs"
+import { sleep, waitQuiet } from "./lib/wait.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const SERVER_ENTRY = join(root, "dist", "server.mjs")
@@ -87,14 +88,7 @@ try {
   console.log(`\n  user: ${prompt.replace("scenario:demo ", "")}`)
   await host.turn(session.id, prompt, { idleTimeoutMs: 150_000 })
   // The reminder starts a second turn after the first goes idle: wait until nothing more happens.
-  let last = -1
-  for (let stable = 0; stable < 12; ) {
-    await sleep(500)
-    const status = await host.status({ timeoutMs: 5000 }).catch(() => ({}))
-    const idle = !status[session.id] || status[session.id].type === "idle"
-    stable = idle && model.requests.length === last ? stable + 1 : 0
-    last = model.requests.length
-  }
+  await waitQuiet(host, model, session.id, { quietMs: 6000, timeoutMs: 300_000 })
   done = true
   await printer
 

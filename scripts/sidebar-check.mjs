@@ -9,6 +9,7 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startMockModel } from "./lib/mock-model.mjs"
+import { createReport } from "./lib/report.mjs"
 import {
   hasTmux,
   SERVER_ENTRY,
@@ -18,6 +19,7 @@ import {
   TUI_ENTRY,
   todoConversation,
 } from "./lib/tui.mjs"
+import { sleep } from "./lib/wait.mjs"
 
 const started = Date.now()
 // SIDEBAR_CHECK_SCREENS=<dir>: also save the screens at each step there, as text.
@@ -25,22 +27,10 @@ const screensDir = process.env.SIDEBAR_CHECK_SCREENS
 function shot(name, screen) {
   if (screensDir) writeFileSync(join(screensDir, `${name}.txt`), `${screenText(screen ?? tui.capture())}\n`)
 }
-const results = []
-let failed = 0
+const report = createReport("sidebar-check")
+const { check, need } = report
 const secs = (ms) => `${(ms / 1000).toFixed(1)}s`
 const since = () => secs(Date.now() - started)
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
-
-function check(name, ok, detail = "") {
-  results.push({ name, ok })
-  if (!ok) failed++
-  console.log(`${ok ? "  ok  " : "  FAIL"} ${name}${detail ? `  (${detail})` : ""}`)
-  return ok
-}
-
-function need(name, ok, detail) {
-  if (!check(name, ok, detail)) throw new Error(`stopped: ${name}`)
-}
 
 for (const file of [TUI_ENTRY, SERVER_ENTRY]) {
   if (!existsSync(file)) {
@@ -319,8 +309,7 @@ try {
   )
   sidebarFinal = todoBlock(viaServer).lines.join("\n")
 } catch (error) {
-  failed++
-  console.log(`  FAIL ${error.message.split("\n")[0]}`)
+  report.error(error.message.split("\n")[0])
   if (tui) {
     try {
       console.log(`--- screen at failure ---\n${screenText(tui.capture())}`)
@@ -333,10 +322,7 @@ try {
 if (sidebarCapture)
   console.log(`\n--- sidebar block after the model's calls (200x50) ---\n${sidebarCapture}\n---`)
 if (sidebarFinal) console.log(`--- sidebar block at the end ---\n${sidebarFinal}\n---`)
-console.log(
-  `\nsidebar-check: ${results.filter((r) => r.ok).length} passed, ${failed} failed (${since()}, ${model.requests.length} model requests)`,
-)
-process.exit(failed === 0 ? 0 : 1)
+process.exit(report.finish(`${since()}, ${model.requests.length} model requests`))
 
 /** Types `/todo`, waits for the autocomplete, presses Enter; resolves with the dialog's screen. */
 async function openTodo() {

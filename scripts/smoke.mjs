@@ -6,21 +6,17 @@
 import { existsSync, readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { sleep, startHost } from "./lib/host.mjs"
+import { startHost } from "./lib/host.mjs"
 import { startMockModel, textOf } from "./lib/mock-model.mjs"
+import { createReport } from "./lib/report.mjs"
 import { decide, PLAN, scenarioOf, TASKS } from "./lib/scenarios.mjs"
+import { sleep, waitQuiet } from "./lib/wait.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const SERVER_ENTRY = join(root, "dist", "server.mjs")
 const MARKER = "[todo plugin: automatic message, not written by the user]"
-const results = []
-let failed = 0
-
-function check(name, ok, detail = "") {
-  results.push({ name, ok })
-  if (!ok) failed++
-  console.log(`${ok ? "  ok  " : "  FAIL"} ${name}${detail ? ` (${detail})` : ""}`)
-}
+const report = createReport("smoke")
+const { check } = report
 
 if (!existsSync(SERVER_ENTRY)) {
   console.error("smoke: dist/server.mjs is missing; run `npm run build` first.")
@@ -50,23 +46,7 @@ const userTexts = (req) => req.body.messages.filter((m) => m.role === "user").ma
 const markerCount = (req) => userTexts(req).join("\n").split(MARKER).length - 1
 const toolResults = (req) => req.body.messages.filter((m) => m.role === "tool").map((m) => textOf(m.content))
 
-/** Waits until the session has been idle, with no new model request, for `quietMs`. */
-async function quiet(host, id, quietMs = 4000, timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs
-  let lastCount = -1
-  let stableSince = Date.now()
-  while (Date.now() < deadline) {
-    const status = await host.status({ timeoutMs: 5000 }).catch(() => ({}))
-    const idle = !status[id] || status[id].type === "idle"
-    const count = model.requests.length
-    if (!idle || count !== lastCount) {
-      lastCount = count
-      stableSince = Date.now()
-    } else if (Date.now() - stableSince >= quietMs) return
-    await sleep(250)
-  }
-  throw new Error(`session ${id} did not go quiet`)
-}
+const quiet = (host, id) => waitQuiet(host, model, id)
 
 async function scenario(host, keyword, prompt = "Fix the parser bugs.") {
   const session = await host.createSession()
@@ -288,13 +268,10 @@ try {
   check("resume: told once, not on every request", resumeCopies === 1, `${resumeCopies}`)
   await second.stop()
 } catch (error) {
-  console.error(`smoke: ${error instanceof Error ? error.stack : error}`)
-  failed++
+  report.error(`smoke stopped: ${error instanceof Error ? error.stack : error}`)
 } finally {
   for (const h of hosts) await h.stop().catch(() => {})
   await model.close()
 }
 
-const passed = results.filter((r) => r.ok).length
-console.log(`\nsmoke: ${passed} passed, ${failed} failed`)
-process.exit(failed === 0 ? 0 : 1)
+process.exit(report.finish())

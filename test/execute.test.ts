@@ -3,12 +3,9 @@
 import { describe, expect, it } from "vitest"
 import type { ExecuteResult } from "../src/core/execute.ts"
 import { execute, executeOps } from "../src/core/execute.ts"
-import type { Op, Task, TaskStatus, TodoList } from "../src/core/types.ts"
+import type { Op, TodoList } from "../src/core/types.ts"
 import { DEFAULT_LIMITS } from "../src/core/types.ts"
-
-function t(text: string, status: TaskStatus = "pending", blocker?: string): Task {
-  return blocker === undefined ? { text, status } : { text, status, blocker }
-}
+import { task as t } from "./fixtures/lists.ts"
 
 const LIST: TodoList = [
   { name: "Build", tasks: [t("Parse", "completed"), t("Test", "in_progress"), t("Wire")] },

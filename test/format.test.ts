@@ -11,12 +11,9 @@ import {
   STATUS_WORDS,
   summaryLine,
 } from "../src/core/format.ts"
-import type { Task, TaskStatus, TodoList } from "../src/core/types.ts"
+import type { TodoList } from "../src/core/types.ts"
 import { STATUSES } from "../src/core/types.ts"
-
-function t(text: string, status: TaskStatus = "pending", blocker?: string): Task {
-  return blocker === undefined ? { text, status } : { text, status, blocker }
-}
+import { task as t } from "./fixtures/lists.ts"
 
 /** Runs a call and formats its result the way the tool does. */
 function run(list: TodoList, raw: unknown): { text: string; result: ExecuteResult } {

@@ -1,11 +1,12 @@
 // Hostile input: fast-check runs over everything the plugin reads from outside (tool arguments written
 // by a model, stored records, todo.json and environment values, imported Markdown, /todo arguments).
 // Every input must get a valid result or a clear error, nothing may throw into the host, and a failed
-// call must leave the list exactly as it was. Each target prints how many inputs it ran.
+// call must leave the list exactly as it was. Each target prints how many inputs it ran, and the run's seed:
+// TEST_SEED=<seed> replays the same inputs (fast-check also names the seed and path of a failing case).
 
 import { readFile } from "node:fs/promises"
 import fc from "fast-check"
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, describe, expect, inject, it } from "vitest"
 import { parseCommand, tokenize } from "../src/core/command.ts"
 import {
   type Config,
@@ -43,7 +44,9 @@ afterAll(() => {
     total += ok + error
     rows.push(`  ${target}: ${n(ok + error)} (${n(ok)} accepted, ${n(error)} clear errors)`)
   }
-  console.log(`fuzz inputs run per target:\n${rows.join("\n")}\n  total: ${n(total)}`)
+  console.log(
+    `fuzz inputs run per target (seed ${inject("seed")}):\n${rows.join("\n")}\n  total: ${n(total)}`,
+  )
 })
 
 const TIGHT: Limits = { maxTaskChars: 24, maxTasks: 6, maxPhases: 3, maxOpsPerCall: 4 }

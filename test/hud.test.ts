@@ -2,20 +2,9 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { buildHud, GLYPH, type HudRow, type HudView, hudLines } from "../src/core/hud.ts"
 import { counts } from "../src/core/list.ts"
-import type { Phase, Task, TodoList } from "../src/core/types.ts"
+import type { Phase, TodoList } from "../src/core/types.ts"
 import { OPEN, STATUSES } from "../src/core/types.ts"
-
-const task = (text: string, status: Task["status"] = "pending", blocker?: string): Task =>
-  blocker === undefined ? { text, status } : { text, status, blocker }
-const phase = (name: string, ...tasks: Task[]): Phase => ({ name, tasks })
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null) {
-    for (const inner of Object.values(value)) deepFreeze(inner)
-    Object.freeze(value)
-  }
-  return value
-}
+import { deepFreeze, phase, task } from "./fixtures/lists.ts"
 
 const lines = (list: TodoList, maxRows: number, width = 60) => hudLines(buildHud(list, { maxRows })!, width)
 

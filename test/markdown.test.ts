@@ -1,11 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { isTodoExport, parseMarkdown, renderMarkdown } from "../src/core/markdown.ts"
-import type { Limits, Phase, Task, TodoList } from "../src/core/types.ts"
+import type { Limits, TodoList } from "../src/core/types.ts"
 import { DEFAULT_LIMITS } from "../src/core/types.ts"
-
-const task = (text: string, status: Task["status"] = "pending", blocker?: string): Task =>
-  blocker === undefined ? { text, status } : { text, status, blocker }
-const phase = (name: string, ...tasks: Task[]): Phase => ({ name, tasks })
+import { phase, task } from "./fixtures/lists.ts"
 
 const ok = (value: TodoList) => ({ ok: true, value })
 const err = (error: string) => ({ ok: false, error })

@@ -1,58 +1,27 @@
-// The server adapter against a fake host client: what it registers, how it hands the core's
-// decisions to the host, and that a broken input never escapes a hook.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+// The server adapter against the fake host: what it registers, how it hands the core's decisions to
+// the host, and that a broken input never escapes a hook.
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import type { Hooks } from "@opencode-ai/plugin"
-import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { afterEach, describe, expect, it } from "vitest"
 import { MARKER } from "../src/core/prompts.ts"
-import { server } from "../src/plugin.ts"
+import { type FakeHost, type HostOptions, startHost } from "./fixtures/host.ts"
 
 const MODEL = { providerID: "mock", modelID: "m" }
 type Obj = Record<string, unknown>
 
-let root: string
-let saved: { data?: string; config?: string }
-let prompts: Obj[]
-let logs: Obj[]
-let parents: Record<string, string>
-
-beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), "todo-server-"))
-  saved = { data: process.env.XDG_DATA_HOME, config: process.env.XDG_CONFIG_HOME }
-  process.env.XDG_DATA_HOME = join(root, "data")
-  process.env.XDG_CONFIG_HOME = join(root, "config")
-  mkdirSync(join(root, "project", ".opencode"), { recursive: true })
-  prompts = []
-  logs = []
-  parents = {}
-})
+const hosts: FakeHost[] = []
 afterEach(() => {
-  for (const [key, value] of [
-    ["XDG_DATA_HOME", saved.data],
-    ["XDG_CONFIG_HOME", saved.config],
-  ] as const)
-    if (value === undefined) delete process.env[key]
-    else process.env[key] = value
+  for (const h of hosts.splice(0)) h.cleanup()
 })
 
-async function boot(options?: Obj): Promise<Hooks> {
-  const client = {
-    app: { log: async (o: { body: Obj }) => void logs.push(o.body) },
-    session: {
-      get: async ({ path }: { path: { id: string } }) => ({
-        data: { id: path.id, parentID: parents[path.id] },
-      }),
-      promptAsync: async (o: Obj) => void prompts.push(o),
-    },
-  }
-  return server(
-    { client, directory: join(root, "project"), worktree: join(root, "project") } as never,
-    options,
-  )
+async function boot(pluginOptions?: Obj, options: HostOptions = {}): Promise<FakeHost> {
+  const h = await startHost({ ...options, ...(pluginOptions ? { pluginOptions } : {}) })
+  hosts.push(h)
+  return h
 }
 
-const storeFile = (session: string) => join(root, "data", "opencode", "plugin", "todo", `${session}.json`)
+const storeFile = (h: FakeHost, session: string) => join(h.storeDir, `${session}.json`)
 const ctx = (sessionID: string, callID = "c1") =>
   ({ sessionID, callID, messageID: "m1", agent: "build" }) as never
 const event = (type: string, properties: Obj) => ({ event: { type, properties } as never })
@@ -88,7 +57,8 @@ const PLAN = { list: [{ phase: "Build", items: ["Write parser", "Test parser"] }
 
 describe("registration", () => {
   it("turns todowrite off, registers /todo and the skill folder", async () => {
-    const hooks = await boot()
+    const h = await boot()
+    const { hooks } = h
     const cfg: Obj = { permission: { bash: "ask" } }
     await hooks.config!(cfg as never)
     expect(cfg.permission).toEqual({ bash: "ask", todowrite: "deny" })
@@ -100,36 +70,39 @@ describe("registration", () => {
 
   it("keeps todowrite with keepTodowrite, and registers nothing when disabled", async () => {
     const kept: Obj = {}
-    await (await boot({ keepTodowrite: true })).config!(kept as never)
+    await (await boot({ keepTodowrite: true })).hooks.config!(kept as never)
     expect(kept.permission).toBeUndefined()
-    expect(await boot({ enabled: false })).toEqual({})
+    expect((await boot({ enabled: false })).hooks).toEqual({})
   })
 })
 
 describe("the todo tool", () => {
   it("persists a list and returns the core's result text with the list in metadata", async () => {
-    const hooks = await boot()
+    const h = await boot()
+    const { hooks } = h
     await created(hooks, "s1")
     const out = (await hooks.tool!.todo!.execute(PLAN as never, ctx("s1"))) as unknown as Obj
     expect(out.output).toContain("[>] Write parser")
-    expect((out.metadata as Obj).list).toEqual(JSON.parse(readFileSync(storeFile("s1"), "utf8")).list)
+    expect((out.metadata as Obj).list).toEqual(JSON.parse(readFileSync(storeFile(h, "s1"), "utf8")).list)
   })
 
   it("leaves the stored file byte-identical after a failing call", async () => {
-    const hooks = await boot()
+    const h = await boot()
+    const { hooks } = h
     await created(hooks, "s1")
     await todo(hooks, "s1", PLAN)
-    const before = readFileSync(storeFile("s1"), "utf8")
+    const before = readFileSync(storeFile(h, "s1"), "utf8")
     const out = await todo(hooks, "s1", { op: "done", task: "Ship it" })
     expect(out).toMatch(/^Error: No task "Ship it"/)
-    expect(readFileSync(storeFile("s1"), "utf8")).toBe(before)
+    expect(readFileSync(storeFile(h, "s1"), "utf8")).toBe(before)
   })
 
   it("refuses subagent sessions with a message", async () => {
-    const hooks = await boot()
+    const h = await boot()
+    const { hooks } = h
     await created(hooks, "child", "parent")
     expect(await todo(hooks, "child", PLAN)).toMatch(/^Error: the todo list belongs to the main session/)
-    expect(existsSync(storeFile("child"))).toBe(false)
+    expect(existsSync(storeFile(h, "child"))).toBe(false)
   })
 
   it("reads a stored list that exceeds the configured limits instead of quarantining it", async () => {
@@ -140,14 +113,12 @@ describe("the todo tool", () => {
       list: [{ name: "P", tasks: ["a", "b", "c"].map((text) => ({ text, status: "pending" })) }],
       edits: [],
     }
-    mkdirSync(join(root, "data", "opencode", "plugin", "todo"), { recursive: true })
-    writeFileSync(storeFile("s1"), JSON.stringify(record))
-    writeFileSync(join(root, "project", ".opencode", "todo.json"), JSON.stringify({ maxTasks: 2 }))
-    const hooks = await boot()
+    const h = await boot(undefined, { todoJson: { maxTasks: 2 } })
+    const { hooks } = h
+    mkdirSync(h.storeDir, { recursive: true })
+    writeFileSync(storeFile(h, "s1"), JSON.stringify(record))
     expect(await todo(hooks, "s1", { op: "view" })).toContain("[ ] c")
-    expect(
-      readdirSync(join(root, "data", "opencode", "plugin", "todo")).filter((f) => f.includes("corrupt")),
-    ).toEqual([])
+    expect(readdirSync(h.storeDir).filter((f) => f.includes("corrupt"))).toEqual([])
     // The configured cap still applies to changes.
     expect(await todo(hooks, "s1", { op: "append", phase: "P", items: ["d"] })).toMatch(
       /^Error: .*limit is 2/,
@@ -157,7 +128,8 @@ describe("the todo tool", () => {
 
 describe("session behaviours", () => {
   it("attaches the eager prelude to the first real prompt as a complete synthetic part", async () => {
-    const hooks = await boot({ eager: "preferred" })
+    const h = await boot({ eager: "preferred" })
+    const { hooks } = h
     await created(hooks, "s1")
     const parts = await userPrompt(hooks, "s1", "Refactor the parser")
     expect(parts).toHaveLength(2)
@@ -167,34 +139,37 @@ describe("session behaviours", () => {
   })
 
   it("reminds once at idle with the agent, model and variant of the last real prompt", async () => {
-    const hooks = await boot()
+    const h = await boot()
+    const { hooks } = h
     await created(hooks, "s1")
     await userPrompt(hooks, "s1", "Fix it")
     await todo(hooks, "s1", PLAN)
     await hooks.event!(event("session.idle", { sessionID: "s1" }))
-    expect(prompts).toHaveLength(1)
-    const body = prompts[0]!.body as Obj
+    expect(h.prompts).toHaveLength(1)
+    const body = h.prompts[0]!.body as Obj
     expect(body).toMatchObject({ agent: "plan", model: MODEL, variant: "high" })
     expect((body.parts as Obj[])[0]).toMatchObject({ type: "text", synthetic: true })
     expect(String((body.parts as Obj[])[0]!.text)).toContain("Write parser")
     // The reminder comes back as a user message: it is not a new prompt, and without progress no second reminder.
     await userPrompt(hooks, "s1", String((body.parts as Obj[])[0]!.text))
     await hooks.event!(event("session.idle", { sessionID: "s1" }))
-    expect(prompts).toHaveLength(1)
+    expect(h.prompts).toHaveLength(1)
   })
 
   it("does not remind after an abort", async () => {
-    const hooks = await boot()
+    const h = await boot()
+    const { hooks } = h
     await created(hooks, "s1")
     await userPrompt(hooks, "s1", "Fix it")
     await todo(hooks, "s1", PLAN)
     await hooks.event!(event("session.error", { sessionID: "s1", error: { name: "MessageAbortedError" } }))
     await hooks.event!(event("session.idle", { sessionID: "s1" }))
-    expect(prompts).toHaveLength(0)
+    expect(h.prompts).toHaveLength(0)
   })
 
   it("gives the summarizer the list through the compacting hook, and the next main request the list once", async () => {
-    const hooks = await boot()
+    const h = await boot()
+    const { hooks } = h
     await created(hooks, "s1")
     await userPrompt(hooks, "s1", "Fix it")
     await todo(hooks, "s1", PLAN)
@@ -217,7 +192,8 @@ describe("session behaviours", () => {
   })
 
   it("answers /todo itself and hands the model one marked text", async () => {
-    const hooks = await boot()
+    const h = await boot()
+    const { hooks } = h
     await created(hooks, "s1")
     await todo(hooks, "s1", PLAN)
     const output = { parts: [{ type: "text", text: "$ARGUMENTS" }] }
@@ -231,13 +207,14 @@ describe("session behaviours", () => {
     // A sidebar that cannot read the store follows the command through the part's metadata.
     const meta = (output.parts[0] as { metadata?: { opencodeTodo?: { list: Obj[] } } }).metadata
     expect(meta?.opencodeTodo?.list[0]).toMatchObject({ name: "Build", tasks: [{ text: "Write parser" }] })
-    expect(JSON.parse(readFileSync(storeFile("s1"), "utf8")).list[0].tasks).toHaveLength(1)
+    expect(JSON.parse(readFileSync(storeFile(h, "s1"), "utf8")).list[0].tasks).toHaveLength(1)
   })
 
   it("swallows malformed events and logs the failure once", async () => {
-    const hooks = await boot()
+    const h = await boot()
+    const { hooks } = h
     await expect(hooks.event!(event("session.created", {}))).resolves.toBeUndefined()
     await expect(hooks.event!(event("session.created", {}))).resolves.toBeUndefined()
-    expect(logs.filter((l) => l.level === "error")).toHaveLength(1)
+    expect(h.logs.filter((l) => l.startsWith("error:"))).toHaveLength(1)
   })
 })

@@ -2,20 +2,9 @@
 
 import { describe, expect, it } from "vitest"
 import { applyOp, normalize } from "../src/core/state.ts"
-import type { Change, Limits, Op, Phase, Target, Task, TaskStatus, TodoList } from "../src/core/types.ts"
+import type { Change, Limits, Op, Phase, Target, TaskStatus, TodoList } from "../src/core/types.ts"
 import { DEFAULT_LIMITS, STATUSES } from "../src/core/types.ts"
-
-function t(text: string, status: TaskStatus = "pending", blocker?: string): Task {
-  return blocker === undefined ? { text, status } : { text, status, blocker }
-}
-
-function freeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null) {
-    for (const inner of Object.values(value)) freeze(inner)
-    Object.freeze(value)
-  }
-  return value
-}
+import { deepFreeze as freeze, task as t } from "./fixtures/lists.ts"
 
 /** Applies and expects success; the input is frozen so any mutation throws. */
 function apply(list: TodoList, op: Op, limits: Limits = DEFAULT_LIMITS) {

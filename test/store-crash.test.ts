@@ -1,12 +1,14 @@
 // Crash safety of the real write path: a child flips the record between lists A and B as fast as it can (lock,
-// temp file, fsync, rename, folder fsync) and is SIGKILLed at random moments. After every kill the record must parse
+// temp file, fsync, rename, folder fsync) and is SIGKILLed at random moments (drawn from the run's seed, so
+// TEST_SEED replays the same schedule of delays). After every kill the record must parse
 // and hold exactly A or B. This checks process crashes, not power loss (which fsync covers but no test here can).
 
 import { type ChildProcess, fork } from "node:child_process"
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterAll, expect, it } from "vitest"
+import fc from "fast-check"
+import { afterAll, expect, inject, it } from "vitest"
 import type { TodoList } from "../src/core/types.ts"
 import { createStore } from "../src/store.ts"
 import { buildStore, CHILD } from "./fixtures/build-store.ts"
@@ -25,6 +27,9 @@ const B: TodoList = [
 
 // KILLS=40 makes a quick local run; the suite uses 200.
 const KILLS = Number(process.env.KILLS ?? 200)
+const SEED = inject("seed")
+/** Milliseconds between a child's signal and its SIGKILL, one per kill. */
+const DELAYS = fc.sample(fc.double({ min: 0, max: 15, noNaN: true }), { seed: SEED, numRuns: KILLS })
 
 let dir = ""
 const children = new Set<ChildProcess>()
@@ -87,7 +92,7 @@ it(`the record is always A or B across ${KILLS} SIGKILLs of a writer`, async () 
     const running = message(child, early ? "go" : "wrote")
     child.send("start")
     expect(await running).toBe(true)
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 15))
+    await new Promise((resolve) => setTimeout(resolve, DELAYS[kills]))
     child.kill("SIGKILL")
     await exited
     kills++
@@ -125,7 +130,7 @@ it(`the record is always A or B across ${KILLS} SIGKILLs of a writer`, async () 
   const final = await store.read("crash")
   const leftovers = (await readdir(dir)).filter((n) => n !== "crash.json")
   console.log(
-    `crash test: ${kills} kills in ${(runtime / 1000).toFixed(1)} s, ${duringWrite} during a write ` +
+    `crash test (seed ${SEED}): ${kills} kills in ${(runtime / 1000).toFixed(1)} s, ${duringWrite} during a write ` +
       `(temp file present), ${holdingLock} while holding the lock, revision ${lastRevision} reached; ` +
       `leftover files: ${leftovers.length}; ${(bootWait / 1000).toFixed(1)} s spent waiting for children to boot`,
   )

@@ -4,7 +4,7 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile }
 import { homedir, hostname, tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { promisify } from "node:util"
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
 import type { Phase, TodoList } from "../src/core/types.ts"
 import { createStore, dataDir, type Fs, fileName, type Parse, type Snapshot, todoDir } from "../src/store.ts"
 import { buildStore, CHILD } from "./fixtures/build-store.ts"
@@ -555,10 +555,10 @@ describe("the lock file", () => {
     await utimes(join(dir, "s.json.lock.999999998.1-abcdef.tmp"), old, old)
     await writeFile(join(dir, "t.json.lock.999999997.1-abcdef.tmp"), "another record's")
     await utimes(join(dir, "t.json.lock.999999997.1-abcdef.tmp"), old, old)
+    // Waiting for the fresh lock would end in a timeout, a warning and a list kept in memory only.
     const { store, warnings } = open(dir, { staleLockMs: 60_000 })
-    const started = Date.now()
-    expect(texts(await store.update("s", append("a")))).toEqual(["a"])
-    expect(Date.now() - started).toBeLessThan(1000)
+    const next = await store.update("s", append("a"))
+    expect([texts(next), next.persisted]).toEqual([["a"], true])
     expect((await readdir(dir)).sort()).toEqual([
       "s.json",
       "s.json.999999999.1-abcdef.tmp",
@@ -589,52 +589,89 @@ describe("the lock file", () => {
   it("waits for a live holder and proceeds once it lets go", async () => {
     const dir = await tempDir()
     await writeFile(lockOf(dir), lock(process.pid, Date.now()))
-    setTimeout(() => void rm(lockOf(dir)), 200)
+    let released = false
+    setTimeout(() => {
+      released = true
+      void rm(lockOf(dir))
+    }, 200)
     const { store, warnings } = open(dir)
-    const started = Date.now()
     expect((await store.update("s", append("a"))).persisted).toBe(true)
-    expect(Date.now() - started).toBeGreaterThanOrEqual(190)
+    expect(released, "the write waited for the holder").toBe(true)
     expect(warnings).toEqual([])
   })
 
-  /** Hands the lock from one fake live holder to the next every 100 ms, `times` times (Infinity: until stopped). */
-  function churn(dir: string, times: number) {
+  /*
+   * The waits below are judged on the store's own clock: Date is frozen, and only the test moves it, so
+   * a loaded machine (slow timers, slow file system) cannot change what the store decides.
+   */
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+  function frozenClock() {
+    vi.useFakeTimers({ toFake: ["Date"] })
+    const start = Date.now()
+    return { tick: (ms: number) => vi.setSystemTime(Date.now() + ms), elapsed: () => Date.now() - start }
+  }
+
+  /**
+   * Hands the lock from one fake live holder to the next `times` times (Infinity: until stopped), moving
+   * the clock 50 ms per hand-over; then lets go. Real time between hand-overs is short and does not count.
+   */
+  function churn(dir: string, times: number, clock: ReturnType<typeof frozenClock>) {
     let n = 0
     let timer: NodeJS.Timeout | undefined
+    const state = { handovers: 0, releasedAt: -1 }
     const next = async () => {
-      if (n++ >= times) return void (await rm(lockOf(dir), { force: true }))
+      if (n++ >= times) {
+        await rm(lockOf(dir), { force: true })
+        state.releasedAt = clock.elapsed()
+        return
+      }
+      clock.tick(50)
       await writeFile(
         lockOf(dir),
         JSON.stringify({ pid: process.pid, host: hostname(), time: Date.now(), token: `h${n}` }),
       )
-      timer = setTimeout(next, 100)
+      state.handovers = n
+      timer = setTimeout(next, 30)
     }
-    return { started: next(), stop: () => clearTimeout(timer) }
+    return { started: next(), state, stop: () => clearTimeout(timer) }
   }
 
   it("keeps waiting past lockWaitMs while the lock keeps changing hands", async () => {
     const dir = await tempDir()
-    const holders = churn(dir, 8)
+    const clock = frozenClock()
+    const holders = churn(dir, 16, clock)
     await holders.started
     const { store, warnings } = open(dir, { lockWaitMs: 300, staleLockMs: 60_000 })
-    const started = Date.now()
     expect((await store.update("s", append("a"))).persisted).toBe(true)
-    expect(Date.now() - started).toBeGreaterThanOrEqual(600)
+    // 16 holders of 50 ms each: 800 ms of the store's time, well past one lockWaitMs.
+    expect(holders.state.releasedAt).toBeGreaterThanOrEqual(800)
     expect(warnings).toEqual([])
   })
 
   it("gives up after 4 x lockWaitMs in all even while the lock changes hands", async () => {
     const dir = await tempDir()
-    const holders = churn(dir, Number.POSITIVE_INFINITY)
+    const clock = frozenClock()
+    const holders = churn(dir, Number.POSITIVE_INFINITY, clock)
     await holders.started
-    const { store, warnings } = open(dir, { lockWaitMs: 300, staleLockMs: 60_000 })
-    const started = Date.now()
+    // The store reads the record only once it has stopped waiting: that read marks when it gave up.
+    let gaveUpAt = -1
+    const fs: Fs = {
+      ...nodeFs,
+      readFile: ((path: string, options: unknown) => {
+        if (path === join(dir, "s.json") && gaveUpAt < 0) gaveUpAt = clock.elapsed()
+        return nodeFs.readFile(path, options as "utf8")
+      }) as Fs["readFile"],
+    }
+    const { store, warnings } = open(dir, { fs, lockWaitMs: 300, staleLockMs: 60_000 })
+    const from = clock.elapsed()
     const next = await store.update("s", append("a"))
-    const waited = Date.now() - started
     holders.stop()
     expect(next.persisted).toBe(false)
-    expect(waited).toBeGreaterThanOrEqual(1190)
-    expect(waited).toBeLessThan(1600)
+    // 4 x 300 ms of its own time, counted from its first attempt (a hand-over may land just before it).
+    expect(gaveUpAt - from).toBeGreaterThanOrEqual(1200)
+    expect(gaveUpAt - from).toBeLessThanOrEqual(1250)
     expect(warnings).toHaveLength(1)
   })
 
@@ -645,11 +682,14 @@ describe("the lock file", () => {
     const foreign = lock(999_999_999, Date.now(), "elsewhere")
     await writeFile(lockOf(dir), foreign)
     const { store, warnings } = open(dir, { lockWaitMs: 300, staleLockMs: 60_000 })
-    const started = Date.now()
+    const clock = frozenClock()
+    const ticker = setInterval(() => clock.tick(10), 5)
     const next = await store.update("s", append("later"))
-    const waited = Date.now() - started
-    expect(waited).toBeGreaterThanOrEqual(290)
-    expect(waited).toBeLessThan(2000)
+    clearInterval(ticker)
+    const waited = clock.elapsed()
+    // One holder that never lets go: it gives up after lockWaitMs, not 4 x lockWaitMs.
+    expect(waited).toBeGreaterThanOrEqual(300)
+    expect(waited).toBeLessThan(1200)
     expect([texts(next), next.revision, next.persisted]).toEqual([["on disk", "later"], 2, false])
     await store.update("s", append("more"))
     expect(warnings).toEqual([

@@ -1,6 +1,7 @@
-// The host under stress, measured without the binary: a 10,000-message session replayed through the
-// real server hooks (src/server.ts) stays correct and costs the same per event as a 10-message one, and
-// the sidebar at the narrowest terminal that shows it, with a list at the size caps, stays readable.
+// The host under stress, without the binary: a 10,000-message session replayed through the real server
+// hooks (src/server.ts) stays correct, and the sidebar at the narrowest terminal that shows it, with a list
+// at the size caps, stays readable. That each hook costs the same at 10,000 messages as at 10 is timing,
+// so it is measured in bench/hooks.measure.ts, not asserted here.
 
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -146,25 +147,6 @@ async function startSession(h: FakeHost, sessionID: string, size: number) {
   return { sessionID, messages, ...result, replayMs: performance.now() - start }
 }
 
-/** Median nanoseconds per call of each runner, in batches interleaved with a rotating order. */
-async function timeInterleaved(
-  runners: readonly (() => Promise<unknown>)[],
-  batches: number,
-  perBatch: number,
-) {
-  for (const run of runners) for (let i = 0; i < perBatch; i++) await run()
-  const samples: number[][] = runners.map(() => [])
-  for (let b = 0; b < batches; b++)
-    for (let k = 0; k < runners.length; k++) {
-      const index = (b + k) % runners.length
-      const run = runners[index]!
-      const t0 = process.hrtime.bigint()
-      for (let i = 0; i < perBatch; i++) await run()
-      samples[index]!.push(Number(process.hrtime.bigint() - t0) / perBatch)
-    }
-  return samples.map((s) => s.sort((a, b) => a - b)[Math.floor(s.length / 2)]!)
-}
-
 describe("a session of 10,000 messages", () => {
   it("stays correct: one reminder per idle with open work, none twice, notices delivered once", async () => {
     const h = await startHost()
@@ -213,49 +195,6 @@ describe("a session of 10,000 messages", () => {
         `${h.prompts.length.toLocaleString("en-US")} reminders (one per idle with open work), 0 duplicate notices; ` +
         `compaction notice ${compacted.length} chars, user-edit notice ${notice.length} chars, each delivered once`,
     )
-  }, 90_000)
-
-  it("costs the same per event at 10,000 messages as at 10 on the paths that read the session", async () => {
-    const h = await startHost()
-    hosts.push(h)
-    const small = await startSession(h, "ses_cost_10", 10)
-    const large = await startSession(h, "ses_cost_10000", 10_000)
-    const kinds = {
-      "messages.transform": (s: typeof small) => {
-        const request = { messages: s.messages }
-        return () => h.hooks["experimental.chat.messages.transform"]!({}, request as never)
-      },
-      "chat.message": (s: typeof small) => {
-        const user = s.messages.at(-2)!
-        const input = {
-          sessionID: s.sessionID,
-          agent: "build",
-          model: MODEL,
-          messageID: user.info.id as string,
-        }
-        return () =>
-          h.hooks["chat.message"]!(input, {
-            message: user.info,
-            parts: user.parts.map((p) => ({ ...p })),
-          } as never)
-      },
-      "session.idle": (s: typeof small) => () => h.event("session.idle", { sessionID: s.sessionID }),
-    }
-    const rows: string[] = []
-    const ratios: Record<string, number> = {}
-    for (const [name, make] of Object.entries(kinds)) {
-      const [short, long] = await timeInterleaved([make(small), make(large)], 15, 40)
-      ratios[name] = long! / short!
-      rows.push(
-        `  ${name}: ${(short! / 1000).toFixed(1)} µs at 10 messages, ${(long! / 1000).toFixed(1)} µs at 10,000 (${ratios[name]!.toFixed(2)}×)`,
-      )
-    }
-    // The timed calls changed nothing they were handed.
-    expect(large.messages).toHaveLength(10_000)
-    expect(large.messages.at(-1)!.parts).toHaveLength(4)
-    expect(h.logs).toEqual([])
-    console.log(`per-event cost, median per call, 10,000 : 10 must stay below 3×:\n${rows.join("\n")}`)
-    for (const [name, ratio] of Object.entries(ratios)) expect(ratio, name).toBeLessThan(3)
   }, 90_000)
 })
 

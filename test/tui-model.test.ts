@@ -18,12 +18,9 @@ import {
   taskEntries,
   toolPartList,
 } from "../src/core/tui-model.ts"
-import type { Phase, Task, TaskStatus, TodoList } from "../src/core/types.ts"
+import type { TodoList } from "../src/core/types.ts"
 import { DEFAULT_LIMITS, STATUSES } from "../src/core/types.ts"
-
-const task = (text: string, status: TaskStatus = "pending", blocker?: string): Task =>
-  blocker === undefined ? { text, status } : { text, status, blocker }
-const phase = (name: string, ...tasks: Task[]): Phase => ({ name, tasks })
+import { phase, task } from "./fixtures/lists.ts"
 
 const sample: TodoList = [
   phase("Design", task("Sketch the data model", "completed"), task("Write the parser", "in_progress")),

@@ -15,6 +15,7 @@ import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { sleep } from "./wait.mjs"
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
 export const OPENCODE_BIN = join(repoRoot, "node_modules", ".bin", "opencode")
@@ -629,8 +630,4 @@ export function freePort() {
       srv.close(() => resolvePort(port))
     })
   })
-}
-
-export function sleep(ms) {
-  return new Promise((r) => setTimeout(r, ms))
 }

@@ -3,6 +3,7 @@
 // streaming the reply as server-sent events the way the host's openai-compatible provider expects.
 import { appendFileSync } from "node:fs"
 import { createServer } from "node:http"
+import { sleep } from "./wait.mjs"
 
 /**
  * Structural facts about one chat-completions request body, computed without reading any
@@ -294,8 +295,4 @@ function readBody(req) {
     req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")))
     req.on("error", reject)
   })
-}
-
-function sleep(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms))
 }

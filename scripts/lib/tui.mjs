@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { hostConfig, makeSandbox, OPENCODE_BIN, sandboxEnv } from "./host.mjs"
+import { sleep } from "./wait.mjs"
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
 /** The built TUI entry of this package, as tui.json lists a local plugin (an absolute path). */
@@ -68,10 +69,6 @@ function removeSocket(path) {
 
 function shellQuote(value) {
   return `'${String(value).replaceAll("'", `'\\''`)}'`
-}
-
-function sleep(ms) {
-  return new Promise((r) => setTimeout(r, ms))
 }
 
 /**

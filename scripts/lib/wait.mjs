@@ -1,0 +1,28 @@
+// Waiting in the end-to-end scripts: a plain sleep, and waiting until a session has gone quiet.
+
+export function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+/**
+ * Waits until the session has been idle, with no new request to the scripted model, for `quietMs`.
+ * One idle is not the end: the plugin's reminder starts another turn right after it.
+ * @param host a host from startHost (scripts/lib/host.mjs)
+ * @param model the scripted model from startMockModel (scripts/lib/mock-model.mjs)
+ */
+export async function waitQuiet(host, model, sessionID, { quietMs = 4000, timeoutMs = 120_000 } = {}) {
+  const deadline = Date.now() + timeoutMs
+  let lastCount = -1
+  let stableSince = Date.now()
+  while (Date.now() < deadline) {
+    const status = await host.status({ timeoutMs: 5000 }).catch(() => ({}))
+    const idle = !status[sessionID] || status[sessionID].type === "idle"
+    const count = model.requests.length
+    if (!idle || count !== lastCount) {
+      lastCount = count
+      stableSince = Date.now()
+    } else if (Date.now() - stableSince >= quietMs) return
+    await sleep(250)
+  }
+  throw new Error(`session ${sessionID} did not go quiet within ${Math.round(timeoutMs / 1000)} s`)
+}
