@@ -113,21 +113,6 @@ export const toolArgs = {
   ops: z.array(opObject).optional().describe(ARG_DESCRIPTIONS.ops),
 }
 
-function opNames(args: unknown): OpName[] {
-  const names: OpName[] = []
-  const read = (value: unknown) => {
-    if (typeof value === "object" && value !== null) {
-      const op = (value as { op?: unknown }).op
-      if (typeof op === "string" && (OP_NAMES as readonly string[]).includes(op.toLowerCase()))
-        names.push(op.toLowerCase() as OpName)
-    }
-  }
-  const ops = (args as { ops?: unknown } | null)?.ops
-  if (Array.isArray(ops)) ops.forEach(read)
-  else read(args)
-  return names
-}
-
 function partText(parts: readonly unknown[]): MessagePart[] {
   return parts.map((part) => {
     const p = part as { type?: unknown; text?: unknown; synthetic?: unknown; ignored?: unknown }
@@ -313,7 +298,9 @@ export const server: Plugin = async (input, options) => {
           // stamp, so the next hook reads the record once more instead of missing another writer.
           s.list = snapshot.list
           const outcome = result ?? execute(s.list, args, limits)
-          step(s, { type: "toolResult", tool: "todo", ok: outcome.ok, todoOps: opNames(args), list: s.list })
+          // The ops as the core parsed them: a call without "op" has its op inferred from its shape.
+          const todoOps = outcome.ok ? outcome.ops.map((op) => op.op) : []
+          step(s, { type: "toolResult", tool: "todo", ok: outcome.ok, todoOps, list: s.list })
           const output = formatOutcome(before, outcome)
           return {
             title: outcome.ok ? output.split("\n")[0]!.slice(0, 80) : "todo: error",
