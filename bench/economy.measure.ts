@@ -11,7 +11,7 @@ import { z } from "zod"
 import { DEFAULT_CONFIG } from "../src/core/config.ts"
 import { diffLists } from "../src/core/diff.ts"
 import { execute } from "../src/core/execute.ts"
-import { formatOutcome, STATUS_WORDS } from "../src/core/format.ts"
+import { formatOutcome } from "../src/core/format.ts"
 import { counts, eachTask, inProgressTask, nextPendingTask } from "../src/core/list.ts"
 import { commandReplyText, MARKER, preludeText, TOOL_DESCRIPTION } from "../src/core/prompts.ts"
 import {
@@ -22,6 +22,7 @@ import {
   type TrackerEvent,
 } from "../src/core/tracker.ts"
 import { DEFAULT_LIMITS, OP_NAMES, type OpName, type TaskStatus, type TodoList } from "../src/core/types.ts"
+import { STATUS_WORDS } from "../src/core/words.ts"
 import { toolArgs } from "../src/plugin.ts"
 import { record, type Table } from "./lib.ts"
 import { REFERENCE_CALLS, REFERENCE_PLAN } from "./sessions/reference.ts"

@@ -19,6 +19,7 @@ import { type Config, limitsOf, STORED_LIMITS } from "./core/config.ts"
 import { execute } from "./core/execute.ts"
 import { formatList, formatOutcome } from "./core/format.ts"
 import { renderMarkdown } from "./core/markdown.ts"
+import { parseSnapshot } from "./core/parse.ts"
 import {
   ARG_DESCRIPTIONS,
   type CommandReport,
@@ -34,13 +35,13 @@ import {
   type TrackerEvent,
   type TrackerState,
 } from "./core/tracker.ts"
-import { COMMAND_PART_KEY } from "./core/tui-model.ts"
+import { COMMAND_PART_KEY } from "./core/tui-protocol.ts"
 import { OP_NAMES, type OpName, type TodoList } from "./core/types.ts"
-import { parseSnapshot } from "./core/validate.ts"
+import { PLUGIN_ID } from "./core/words.ts"
+import { todoDir } from "./paths.ts"
 import { loadSettings } from "./settings.ts"
-import { createStore, type Store, todoDir } from "./store.ts"
+import { createStore, type Store } from "./store.ts"
 
-export const PLUGIN_ID = "opencode-todo"
 const SKILLS_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "skills")
 
 type Client = PluginInput["client"]
@@ -236,7 +237,7 @@ export const server: Plugin = async (input, options) => {
     await syncFromStore(s)
     const parsed = parseCommand(argumentsText, s.list)
     if (!parsed.ok) return { error: parsed.error }
-    const plan = parsed.plan
+    const plan = parsed.value
     switch (plan.kind) {
       case "show":
         return { shown: "the todo list", output: formatList(s.list) }
@@ -254,18 +255,19 @@ export const server: Plugin = async (input, options) => {
         return out.ok
           ? {
               action: "exported the todo list",
-              output: `Wrote ${out.tasks} tasks (${out.bytes} bytes) to ${out.path}.`,
+              output: `Wrote ${out.value.tasks} tasks (${out.value.bytes} bytes) to ${out.value.path}.`,
             }
           : { error: out.error }
       }
       case "import": {
         const file = readImport(input.directory, plan.path)
         if (!file.ok) return { error: file.error }
-        const out = await replaceFromMarkdown(store, s.id, file.text, limits, "none")
+        const { path, text } = file.value
+        const out = await replaceFromMarkdown(store, s.id, text, limits, "none")
         s.list = out.list
         return out.ok
-          ? { lines: [`imported ${file.path}`, ...out.diff.lines], removed: out.diff.removed, list: out.list }
-          : { error: `${file.path}: ${out.error}` }
+          ? { lines: [`imported ${path}`, ...out.diff.lines], removed: out.diff.removed, list: out.list }
+          : { error: `${path}: ${out.error}` }
       }
       case "ops": {
         const out = await runUserOps(store, s.id, plan.ops, limits, "none")

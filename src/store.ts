@@ -5,8 +5,9 @@
 
 import { createHash, randomBytes } from "node:crypto"
 import * as nodeFs from "node:fs/promises"
-import { homedir, hostname } from "node:os"
-import { basename, dirname, isAbsolute, join } from "node:path"
+import { hostname } from "node:os"
+import { basename, dirname, join } from "node:path"
+import { isRecord, type Result } from "./core/result.ts"
 import type { TodoList } from "./core/types.ts"
 
 export const RECORD_VERSION = 1
@@ -21,7 +22,7 @@ export interface Snapshot {
   readonly persisted: boolean
 }
 
-export type Parse = (raw: unknown) => { ok: true; value: TodoList } | { ok: false; error: string }
+export type Parse = (raw: unknown) => Result<TodoList>
 
 /** The slice of node:fs/promises the store uses; injectable so tests can simulate EROFS or a full disk. */
 export type Fs = Pick<
@@ -49,19 +50,6 @@ export interface Store {
   update(session: string, fn: (current: Snapshot) => Snapshot | undefined): Promise<Snapshot>
   /** A cheap change marker (one stat); undefined when there is no record. Equal stamps mean an unchanged record. */
   stamp(session: string): Promise<string | undefined>
-}
-
-/** OpenCode's data folder: $XDG_DATA_HOME/opencode, else ~/.local/share/opencode (as OpenCode itself resolves it). */
-export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
-  const xdg = env.XDG_DATA_HOME
-  // The XDG spec says a relative value is invalid and must be ignored.
-  if (xdg && isAbsolute(xdg)) return join(xdg, "opencode")
-  return join(env.HOME || homedir(), ".local", "share", "opencode")
-}
-
-/** Our folder inside OpenCode's data folder. */
-export function todoDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(dataDir(env), "plugin", "todo")
 }
 
 const PLAIN_ID = /^[A-Za-z0-9_-]{1,100}$/
@@ -180,7 +168,7 @@ export function createStore(options: StoreOptions): Store {
       session,
       EMPTY,
       `newer:${session}`,
-      `The todo list of session ${preview(session)} was saved by a newer plugin version (record version ${version}); ` +
+      `The todo list of session ${sessionLabel(session)} was saved by a newer plugin version (record version ${version}); ` +
         "it is left untouched and this session's list is kept in memory only.",
     )
   }
@@ -372,7 +360,7 @@ export function createStore(options: StoreOptions): Store {
       const base = seen.kind === "ok" ? seen.snap : EMPTY
       if (lock.kind === "error") return inMemory(session, unusable(session, base, lock.error), fn)
       const message =
-        `The todo list of session ${preview(session)} stayed locked by another process; ` +
+        `The todo list of session ${sessionLabel(session)} stayed locked by another process; ` +
         "this session's list is kept in memory only from now on."
       return inMemory(session, toMemory(session, base, `lock:${session}`, message), fn)
     }
@@ -387,7 +375,7 @@ export function createStore(options: StoreOptions): Store {
           const aside = await moveAside(path)
           warnOnce(
             `corrupt:${session}`,
-            `The saved todo list of session ${preview(session)} was unreadable (${loaded.reason}); ` +
+            `The saved todo list of session ${sessionLabel(session)} was unreadable (${loaded.reason}); ` +
               `it was moved to ${basename(aside)} and the session starts with an empty list.`,
           )
         } catch (error) {
@@ -551,10 +539,6 @@ function alive(pid: number): boolean {
   }
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v)
-}
-
 function code(error: unknown): string {
   return isRecord(error) && typeof error.code === "string" ? error.code : ""
 }
@@ -564,7 +548,7 @@ function describe(error: unknown): string {
 }
 
 /** Session ids in messages: quoted, escaped, and cut short (hostile ids can be huge or contain control bytes). */
-function preview(session: string): string {
+function sessionLabel(session: string): string {
   return JSON.stringify(session.length > 40 ? `${session.slice(0, 39)}…` : session)
 }
 

@@ -6,7 +6,8 @@ import { dirname, join, resolve } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import type { Phase, TodoList } from "../src/core/types.ts"
-import { createStore, dataDir, type Fs, fileName, type Parse, type Snapshot, todoDir } from "../src/store.ts"
+import { dataDir, todoDir } from "../src/paths.ts"
+import { createStore, type Fs, fileName, type Parse, type Snapshot } from "../src/store.ts"
 import { buildStore, CHILD } from "./fixtures/build-store.ts"
 
 const run = promisify(execFile)

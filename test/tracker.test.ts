@@ -1,15 +1,5 @@
 import { describe, expect, test } from "vitest"
-import {
-  compactionContextText,
-  MARKER,
-  noticesText,
-  nudgeText,
-  postCompactionText,
-  preludeText,
-  reminderText,
-  resumeText,
-  userEditText,
-} from "../src/core/prompts.ts"
+import { compactionContextText, MARKER, noticesText, preludeText, reminderText } from "../src/core/prompts.ts"
 import {
   asksUser,
   classifyUserMessage,
@@ -317,7 +307,7 @@ describe("eager prelude", () => {
 })
 
 describe("mid-run nudge", () => {
-  const NUDGE = [{ type: "inject", text: nudgeText(OPEN, 12) }]
+  const NUDGE = [{ type: "inject", text: noticesText({ nudge: 12 }, OPEN) }]
 
   test("queued at exactly nudgeAfter edits, not one before", () => {
     const s = Session.started()
@@ -436,7 +426,7 @@ describe("mid-run nudge", () => {
   test("nudgeAfter is configurable", () => {
     const s = Session.started({ ...CFG, nudgeAfter: 3 })
     edits(s, 3)
-    expect(s.send(request())).toEqual([{ type: "inject", text: nudgeText(OPEN, 3) }])
+    expect(s.send(request())).toEqual([{ type: "inject", text: noticesText({ nudge: 3 }, OPEN) }])
   })
 
   test("not without open work: done or only blocked", () => {
@@ -455,7 +445,7 @@ describe("mid-run nudge", () => {
     }
     // The list gains open work (e.g. the user added a task): both nudges are still available.
     s.send(tool("edit", OPEN))
-    expect(s.send(request())).toEqual([{ type: "inject", text: nudgeText(OPEN, 37) }])
+    expect(s.send(request())).toEqual([{ type: "inject", text: noticesText({ nudge: 37 }, OPEN) }])
     edits(s, 12)
     expect(s.send(request())).toEqual(NUDGE)
   })
@@ -470,7 +460,9 @@ describe("mid-run nudge", () => {
   test("rendered from the list at delivery", () => {
     const s = Session.started()
     edits(s, 12)
-    expect(s.send(request("main", OPEN_LATER))).toEqual([{ type: "inject", text: nudgeText(OPEN_LATER, 12) }])
+    expect(s.send(request("main", OPEN_LATER))).toEqual([
+      { type: "inject", text: noticesText({ nudge: 12 }, OPEN_LATER) },
+    ])
   })
 
   test("dropped if the list has no open work at delivery", () => {
@@ -626,7 +618,7 @@ describe("resume notice", () => {
     expect(s.send(request())).toEqual([])
     expect(s.send(pluginMessage(`${MARKER}\nx`))).toEqual([])
     expect(s.send(prompt("continue", { list: OPEN_LATER, isNewSession: false }))).toEqual([
-      { type: "attach", text: resumeText(OPEN_LATER) },
+      { type: "attach", text: noticesText({ resumed: true }, OPEN_LATER) },
     ])
     expect(s.send(request("main", OPEN_LATER))).toEqual([])
     expect(s.send(prompt("and more", { list: OPEN_LATER, isNewSession: false }))).toEqual([])
@@ -636,7 +628,7 @@ describe("resume notice", () => {
     const s = new Session()
     s.send({ type: "resumed", list: ONLY_BLOCKED })
     expect(s.send(prompt("go", { list: ONLY_BLOCKED, isNewSession: false }))).toEqual([
-      { type: "attach", text: resumeText(ONLY_BLOCKED) },
+      { type: "attach", text: noticesText({ resumed: true }, ONLY_BLOCKED) },
     ])
   })
 
@@ -667,7 +659,7 @@ describe("compaction notice", () => {
     expect(s.send(request("title"))).toEqual([])
     expect(s.send(request("compaction"))).toEqual([{ type: "inject", text: compactionContextText(OPEN) }])
     expect(s.send(request("main", OPEN_LATER))).toEqual([
-      { type: "inject", text: postCompactionText(OPEN_LATER) },
+      { type: "inject", text: noticesText({ compacted: true }, OPEN_LATER) },
     ])
     expect(s.send(request())).toEqual([])
   })
@@ -676,7 +668,7 @@ describe("compaction notice", () => {
     const s = Session.started()
     s.send({ type: "compacted" })
     expect(s.send(prompt("next", { list: OPEN }))).toEqual([])
-    expect(s.send(request())).toEqual([{ type: "inject", text: postCompactionText(OPEN) }])
+    expect(s.send(request())).toEqual([{ type: "inject", text: noticesText({ compacted: true }, OPEN) }])
   })
 
   test("nothing to say about an empty list", () => {
@@ -722,7 +714,7 @@ describe("user-edit notice", () => {
     expect(s.send(request("title"))).toEqual([])
     expect(s.send(request("compaction"))).toEqual([{ type: "inject", text: compactionContextText(OPEN) }])
     const actions = s.send(request("main", OPEN_LATER))
-    expect(actions).toEqual([{ type: "inject", text: userEditText(merged, OPEN_LATER) }])
+    expect(actions).toEqual([{ type: "inject", text: noticesText({ edits: merged }, OPEN_LATER) }])
     expect(actions[0]!.text).toContain("Do not recreate removed tasks")
     expect(s.send(request())).toEqual([])
   })
@@ -732,7 +724,7 @@ describe("user-edit notice", () => {
     s.send(first)
     s.send(second)
     expect(s.send(prompt("ok", { list: OPEN }))).toEqual([
-      { type: "attach", text: userEditText(merged, OPEN) },
+      { type: "attach", text: noticesText({ edits: merged }, OPEN) },
     ])
     expect(s.send(request())).toEqual([])
   })
@@ -750,7 +742,7 @@ describe("user-edit notice", () => {
     expect(s.send(request("main", []))).toEqual([
       {
         type: "inject",
-        text: userEditText({ lines: ["cleared the list"], removed: ["Add tests"], omitted: 0 }, []),
+        text: noticesText({ edits: { lines: ["cleared the list"], removed: ["Add tests"], omitted: 0 } }, []),
       },
     ])
   })
@@ -790,7 +782,10 @@ describe("real prompt with several notices", () => {
     const actions = s.send(prompt("Build a CLI"))
     expect(actions).toEqual([
       { type: "attach", text: preludeText("preferred")! },
-      { type: "attach", text: userEditText({ lines: ["cleared the list"], removed: [], omitted: 0 }, []) },
+      {
+        type: "attach",
+        text: noticesText({ edits: { lines: ["cleared the list"], removed: [], omitted: 0 } }, []),
+      },
     ])
     expect(s.send(request("main", []))).toEqual([])
   })

@@ -2,7 +2,7 @@
 // completion reminders and one-shot notices. Pure: (state, event, config) -> { state, actions }.
 
 import type { Config } from "./config.ts"
-import { eachTask, hasOpenWork } from "./list.ts"
+import { hasActionableTask, hasOpenTask } from "./list.ts"
 import {
   compactionContextText,
   type EditSummary,
@@ -204,12 +204,6 @@ export function classifyUserMessage(parts: readonly MessagePart[]): MessageKind 
 // A prompt ending in a question or an exclamation is a question or a quick remark, not a plan-worthy task.
 const PROMPT_NO_PLAN_END = /[?!\uFF1F\uFF01\u061F\u037E\u2E2E]$/u
 
-function hasAnyOpenTask(list: TodoList): boolean {
-  for (const { task } of eachTask(list))
-    if (task.status !== "completed" && task.status !== "abandoned") return true
-  return false
-}
-
 function mergeEdits(
   prev: EditSummary | null,
   lines: readonly string[],
@@ -236,10 +230,10 @@ function deliver(
   take: { resume: boolean; compaction: boolean; edits: boolean; nudge: boolean },
 ): { text: string | undefined; pending: TrackerState["pending"] } {
   const notices: { -readonly [K in keyof Notices]: Notices[K] } = {}
-  if (take.resume && pending.resume && hasAnyOpenTask(list)) notices.resumed = true
+  if (take.resume && pending.resume && hasOpenTask(list)) notices.resumed = true
   if (take.compaction && pending.compaction && list.length > 0) notices.compacted = true
   if (take.edits && pending.edits) notices.edits = pending.edits
-  if (take.nudge && pending.nudge > 0 && hasOpenWork(list)) notices.nudge = pending.nudge
+  if (take.nudge && pending.nudge > 0 && hasActionableTask(list)) notices.nudge = pending.nudge
   return {
     text: noticesText(notices, list),
     pending: {
@@ -263,7 +257,7 @@ export function stepTracker(state: TrackerState, event: TrackerEvent, config: Tr
       return onIdle(state, event, config)
     case "resumed":
       return {
-        state: { ...state, resumed: true, pending: { ...state.pending, resume: hasAnyOpenTask(event.list) } },
+        state: { ...state, resumed: true, pending: { ...state.pending, resume: hasOpenTask(event.list) } },
         actions: [],
       }
     case "compacted":
@@ -352,7 +346,7 @@ function onToolResult(
     !state.subagent &&
     state.pending.nudge === 0 &&
     state.nudges < config.nudgesMax &&
-    hasOpenWork(event.list)
+    hasActionableTask(event.list)
   if (!due) return { state: { ...state, edits, paused: false }, actions: [] }
   return {
     state: {
@@ -400,7 +394,7 @@ function onIdle(
     event.userMessageWaiting ||
     event.errored ||
     event.openQuestion ||
-    !hasOpenWork(event.list) ||
+    !hasActionableTask(event.list) ||
     asksUser(event.lastAssistantText)
   if (quiet) return { state: base, actions: [] }
   return {

@@ -30,6 +30,16 @@ export type Target =
   | { readonly kind: "phase"; readonly name: string }
   | { readonly kind: "all" }
 
+/**
+ * A task target that may also name the phase the task is expected in (the model gave both `task` and `phase`).
+ * It is structurally a task Target, so it travels inside an Op; the reducers check the phase when present.
+ */
+export interface ScopedTaskTarget {
+  readonly kind: "task"
+  readonly text: string
+  readonly phase?: string
+}
+
 export interface PhaseSpec {
   readonly phase: string
   readonly items: readonly string[]
@@ -113,7 +123,3 @@ export const DEFAULT_LIMITS: Limits = {
   maxPhases: 30,
   maxOpsPerCall: 50,
 }
-
-export type Result<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: string }
