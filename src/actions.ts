@@ -10,7 +10,7 @@ import { checkList, taskCount } from "./core/list.ts"
 import { isTodoExport, parseMarkdown, renderMarkdown } from "./core/markdown.ts"
 import { fail, isRecord, ok, type Result } from "./core/result.ts"
 import type { Limits, Op, TodoList } from "./core/types.ts"
-import type { Store } from "./store.ts"
+import type { Store } from "./store/store.ts"
 
 export type EditOutcome =
   | { readonly ok: true; readonly before: TodoList; readonly list: TodoList; readonly diff: ListDiff }

@@ -40,7 +40,7 @@ import { OP_NAMES, type OpName, type TodoList } from "./core/types.ts"
 import { PLUGIN_ID } from "./core/words.ts"
 import { todoDir } from "./paths.ts"
 import { loadSettings } from "./settings.ts"
-import { createStore, type Store } from "./store.ts"
+import { createStore, type Store } from "./store/store.ts"
 
 const SKILLS_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "skills")
 

@@ -43,7 +43,7 @@ import type { Limits, Op, TaskStatus, TodoList } from "./core/types.ts"
 import { PLUGIN_ID, preview } from "./core/words.ts"
 import { stateDir, todoDir } from "./paths.ts"
 import { loadSettings } from "./settings.ts"
-import { createStore, type Store } from "./store.ts"
+import { createStore, type Store } from "./store/store.ts"
 
 const OPEN_COMMAND = `${PLUGIN_ID}.open`
 

@@ -13,7 +13,7 @@ import {
 import { renderMarkdown } from "../src/core/markdown.ts"
 import { parseSnapshot } from "../src/core/parse.ts"
 import { DEFAULT_LIMITS, type TodoList } from "../src/core/types.ts"
-import { createStore, type Store } from "../src/store.ts"
+import { createStore, type Store } from "../src/store/store.ts"
 
 const plan: TodoList = [
   {

@@ -9,7 +9,7 @@ import { exportList, readImport, resolveProjectPath, runUserOps } from "../src/a
 import { checkList } from "../src/core/list.ts"
 import { isTodoExport, renderMarkdown } from "../src/core/markdown.ts"
 import { DEFAULT_LIMITS, type Op, type TodoList } from "../src/core/types.ts"
-import { fileName } from "../src/store.ts"
+import { fileName } from "../src/store/files.ts"
 import { type FakeHost, startHost } from "./fixtures/host.ts"
 
 // A pass-through of node:fs/promises that can run one job right before the first stat of a record that

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, expect, it } from "vitest"
 import type { TodoList } from "../src/core/types.ts"
-import { createStore } from "../src/store.ts"
+import { createStore } from "../src/store/store.ts"
 import { buildStore, CHILD } from "./fixtures/build-store.ts"
 
 // Must match the lists in test/fixtures/store-child.mjs.
