@@ -3,7 +3,7 @@
 // the command names that ask a TUI to reread lists.
 
 import { isRecord } from "./result.ts"
-import { PLUGIN_ID } from "./words.ts"
+import { PLUGIN_ID, TODO_TOOL } from "./words.ts"
 
 /** Command names the server may publish as `tui.command.execute` after it changed a list. */
 export const REFRESH_COMMAND = `${PLUGIN_ID}.refresh`
@@ -47,7 +47,7 @@ export function toolPartList(part: unknown): unknown {
     const carried = isRecord(part.metadata) ? part.metadata[COMMAND_PART_KEY] : undefined
     return isRecord(carried) && "list" in carried ? carried.list : undefined
   }
-  if (part.type !== "tool" || part.tool !== "todo") return undefined
+  if (part.type !== "tool" || part.tool !== TODO_TOOL) return undefined
   const state = part.state
   if (!isRecord(state) || state.status !== "completed") return undefined
   return isRecord(state.metadata) && "list" in state.metadata ? state.metadata.list : undefined

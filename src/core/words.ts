@@ -7,6 +7,9 @@ import type { TaskStatus } from "./types.ts"
 /** The plugin's id: the host's plugin id, the log service, the prefix of its command names. */
 export const PLUGIN_ID = "opencode-todo"
 
+/** The tool's name, as the model calls it and as the host reports its results. */
+export const TODO_TOOL = "todo"
+
 /** The phase tasks go to when none is named: `init {items}`, Markdown above the first heading, a first append. */
 export const DEFAULT_PHASE = "Tasks"
 
