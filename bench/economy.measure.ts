@@ -24,7 +24,7 @@ import {
 } from "../src/core/tracker.ts"
 import { DEFAULT_LIMITS, OP_NAMES, type OpName, type TaskStatus, type TodoList } from "../src/core/types.ts"
 import { STATUS_WORDS } from "../src/core/words.ts"
-import { toolArgs } from "../src/plugin.ts"
+import { toolArgs } from "../src/server-hooks.ts"
 import { record, type Table } from "./lib.ts"
 import { REFERENCE_CALLS, REFERENCE_PLAN } from "./sessions/reference.ts"
 

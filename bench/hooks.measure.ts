@@ -1,4 +1,4 @@
-// Hook cost against session length: the real server hooks (src/plugin.ts) driven with a fake
+// Hook cost against session length: the real server hooks (src/server-hooks.ts) driven with a fake
 // host on sessions of 10, 1,000 and 10,000 messages. Each session is first replayed through the
 // hooks (events, prompts and tool results, in the order the host sends them) so the plugin has
 // seen the whole history, and it has a stored list so the paths that read the store run.
@@ -9,7 +9,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Hooks, PluginInput } from "@opencode-ai/plugin"
 import { afterAll, expect, it } from "vitest"
-import { server } from "../src/plugin.ts"
+import { server } from "../src/server-hooks.ts"
 import { formatNs, record, SHORT } from "./lib.ts"
 
 const SIZES = [10, 1_000, 10_000] as const

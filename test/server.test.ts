@@ -6,7 +6,7 @@ import { join } from "node:path"
 import type { Hooks } from "@opencode-ai/plugin"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { MARKER } from "../src/core/prompts.ts"
-import { server } from "../src/plugin.ts"
+import { server } from "../src/server-hooks.ts"
 
 const MODEL = { providerID: "mock", modelID: "m" }
 type Obj = Record<string, unknown>

@@ -33,6 +33,10 @@ Ops (field op):
 Batch: ops:[{op,...},...] applies all or nothing.
 One task is in progress at a time; when it is done the next pending one starts automatically. Mark each task done as soon as it is finished, not all at the end. Block a task with a reason when it waits on something external (the user, access, CI).`
 
+/** The todo tool's answer in a subagent session: the list belongs to the main session the user watches. */
+export const SUBAGENT_REFUSAL =
+  "Error: the todo list belongs to the main session; a subagent reports its progress in its final answer instead. Nothing was changed."
+
 /** One short description per tool argument, for the JSON schema. */
 export const ARG_DESCRIPTIONS = {
   op: "init, start, done, drop, block, unblock, rm, append or view",
