@@ -343,7 +343,7 @@ it("keeps every hook's cost flat from 10 to 10,000 messages", async () => {
     {
       title: "Server hooks against session length (median per call)",
       note:
-        "The real hooks of src/plugin.ts with a fake host client, on sessions replayed through the hooks first " +
+        "The real hooks of src/server-hooks.ts with a fake host client, on sessions replayed through the hooks first " +
         "(prompts, message and part events, bash results) and holding a stored list. `messages.transform` gets the " +
         "whole history (a fresh shallow copy per call) and stats the store once. Target: 10,000 : 10 below " +
         `${MAX_RATIO}×.`,

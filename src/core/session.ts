@@ -25,7 +25,8 @@
  * - A reminder goes out with the agent, model and variant of the last real prompt, so the host does not switch
  *   the session to its default agent.
  * - A deleted session is forgotten.
- * The state is plain data (it round-trips through JSON) and bounded: at most OPEN_ASKS_MAX request ids.
+ * The state is plain data (it round-trips through JSON) and does not grow with the session: at most
+ * OPEN_ASKS_MAX request ids and the text of one assistant message.
  */
 
 import { SUBAGENT_REFUSAL } from "./prompts.ts"
