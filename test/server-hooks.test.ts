@@ -41,22 +41,23 @@ async function nextRequest(h: FakeHost, sessionID: string): Promise<string> {
 
 const NUDGE = "edits or commands since the todo list was last updated"
 
+/** A session with a plan and twelve shell commands since the last todo update: a nudge is queued. */
+async function nudgeQueued(): Promise<FakeHost> {
+  const h = await host()
+  await h.event("session.created", { info: { id: "s1" } })
+  await prompt(h, "s1", "Fix the parser")
+  await h.call("s1", PLAN)
+  await bash(h, "s1", 12)
+  return h
+}
+
 describe("the mid-run nudge", () => {
   it("goes out on the request after twelve shell commands without a todo update", async () => {
-    const h = await host()
-    await h.event("session.created", { info: { id: "s1" } })
-    await prompt(h, "s1", "Fix the parser")
-    await h.call("s1", PLAN)
-    await bash(h, "s1", 12)
-    expect(await nextRequest(h, "s1")).toContain(NUDGE)
+    expect(await nextRequest(await nudgeQueued(), "s1")).toContain(NUDGE)
   })
 
   it("is dropped by an update whose op the core infers from its shape ({phase, items}, no op)", async () => {
-    const h = await host()
-    await h.event("session.created", { info: { id: "s1" } })
-    await prompt(h, "s1", "Fix the parser")
-    await h.call("s1", PLAN)
-    await bash(h, "s1", 12)
+    const h = await nudgeQueued()
     const update = await h.call("s1", { phase: "Build", items: ["Write docs"] })
     expect(update.ok).toBe(true)
     expect(update.output).toContain('Added "Write docs"')

@@ -207,14 +207,7 @@ function done(list: TodoList, target: Target): Result<Applied> {
     // An explicit done wins over any status, even dropped: the model says the work happened.
     return ok(move(list, [{ task, to: "completed" }]))
   }
-  const tasks = tasksOf(list, target)
-  if (!tasks.ok) return tasks
-  return ok(
-    move(
-      list,
-      tasks.value.filter((task) => OPEN.has(task.status)).map((task) => ({ task, to: "completed" as const })),
-    ),
-  )
+  return closeOpen(list, target, "completed")
 }
 
 function drop(list: TodoList, target: Target): Result<Applied> {
@@ -226,12 +219,21 @@ function drop(list: TodoList, target: Target): Result<Applied> {
     if (task.status === "abandoned") return ok(unchanged(list, task))
     return ok(move(list, [{ task, to: "abandoned" }]))
   }
+  return closeOpen(list, target, "abandoned")
+}
+
+/** done or drop on a phase or the whole list: every open task there is closed; closed tasks stay as they are. */
+function closeOpen(
+  list: TodoList,
+  target: Exclude<Target, { kind: "task" }>,
+  to: "completed" | "abandoned",
+): Result<Applied> {
   const tasks = tasksOf(list, target)
   if (!tasks.ok) return tasks
   return ok(
     move(
       list,
-      tasks.value.filter((task) => OPEN.has(task.status)).map((task) => ({ task, to: "abandoned" as const })),
+      tasks.value.filter((task) => OPEN.has(task.status)).map((task) => ({ task, to })),
     ),
   )
 }
