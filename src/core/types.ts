@@ -1,5 +1,5 @@
-// The todo list's data model and the typed shape of every op. Everything the
-// core passes around is defined here, so the other modules agree on one vocabulary.
+// The todo list's data model, the typed shape of every op and change, and the limits. The core's modules
+// pass these around; how a status is written lives in words.ts.
 
 export const STATUSES = ["pending", "in_progress", "completed", "abandoned", "blocked"] as const
 export type TaskStatus = (typeof STATUSES)[number]
