@@ -4,8 +4,8 @@
 import { expect, it } from "vitest"
 import { execute } from "../src/core/execute.ts"
 import { formatOutcome } from "../src/core/format.ts"
-import { buildHud } from "../src/core/hud.ts"
 import { parseMarkdown, renderMarkdown } from "../src/core/markdown.ts"
+import { buildSidebarView } from "../src/core/sidebar-view.ts"
 import type { TodoList } from "../src/core/types.ts"
 import { formatNs, measure, record } from "./lib.ts"
 
@@ -41,7 +41,7 @@ it("measures the core on lists of 10, 100 and 1,000 tasks", () => {
     const roundTrip = measure(() => parseMarkdown(renderMarkdown(list), LIMITS), {
       perBatch: size >= 1_000 ? 5 : 50,
     })
-    const hud = measure(() => buildHud(list, { maxRows: 40 }))
+    const hud = measure(() => buildSidebarView(list, { maxRows: 40 }))
     expect(parseMarkdown(markdown, LIMITS)).toEqual({ ok: true, value: list })
     // The gate takes the fastest batch: load only adds time, so it is the figure a busy machine moves least.
     if (size === 1_000) opOn1000 = done.minNs

@@ -6,10 +6,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path"
 import { diffLists, type ListDiff } from "./core/diff.ts"
 import { executeOps } from "./core/execute.ts"
-import { checkList } from "./core/list.ts"
+import { checkList, taskCount } from "./core/list.ts"
 import { isTodoExport, parseMarkdown, renderMarkdown } from "./core/markdown.ts"
+import { fail, isRecord, ok, type Result } from "./core/result.ts"
 import type { Limits, Op, TodoList } from "./core/types.ts"
-import type { Store } from "./store.ts"
+import type { Store } from "./store/store.ts"
 
 export type EditOutcome =
   | { readonly ok: true; readonly before: TodoList; readonly list: TodoList; readonly diff: ListDiff }
@@ -29,13 +30,12 @@ export interface EditNote {
 }
 
 export function isEditNote(value: unknown): value is EditNote {
-  if (typeof value !== "object" || value === null) return false
-  const note = value as Record<string, unknown>
   return (
-    Array.isArray(note.lines) &&
-    note.lines.every((l) => typeof l === "string") &&
-    Array.isArray(note.removed) &&
-    note.removed.every((r) => typeof r === "string")
+    isRecord(value) &&
+    Array.isArray(value.lines) &&
+    value.lines.every((l) => typeof l === "string") &&
+    Array.isArray(value.removed) &&
+    value.removed.every((r) => typeof r === "string")
   )
 }
 
@@ -43,7 +43,7 @@ async function change(
   store: Store,
   session: string,
   notify: Notify,
-  compute: (list: TodoList) => { ok: true; list: TodoList } | { ok: false; error: string },
+  compute: (list: TodoList) => Result<TodoList>,
 ): Promise<EditOutcome> {
   let outcome: EditOutcome | undefined
   const snapshot = await store.update(session, (current) => {
@@ -52,12 +52,12 @@ async function change(
       outcome = { ok: false, error: next.error, list: current.list }
       return undefined
     }
-    const diff = diffLists(current.list, next.list)
-    outcome = { ok: true, before: current.list, list: next.list, diff }
+    const diff = diffLists(current.list, next.value)
+    outcome = { ok: true, before: current.list, list: next.value, diff }
     if (diff.lines.length === 0 && diff.removed.length === 0) return undefined
     const note: EditNote = { lines: diff.lines, removed: diff.removed }
     const edits = notify === "record" ? [...current.edits, note] : current.edits
-    return { ...current, list: next.list, edits }
+    return { ...current, list: next.value, edits }
   })
   return outcome ?? { ok: false, error: "The list could not be read.", list: snapshot.list }
 }
@@ -72,7 +72,7 @@ export function runUserOps(
 ): Promise<EditOutcome> {
   return change(store, session, notify, (list) => {
     const result = executeOps(list, ops, limits)
-    return result.ok ? { ok: true, list: result.list } : { ok: false, error: result.error }
+    return result.ok ? ok(result.list) : fail(result.error)
   })
 }
 
@@ -88,7 +88,7 @@ export function replaceFromMarkdown(
     const parsed = parseMarkdown(markdown, limits)
     if (!parsed.ok) return parsed
     const bad = checkList(parsed.value, limits)
-    return bad ? { ok: false, error: bad } : { ok: true, list: parsed.value }
+    return bad ? fail(bad) : parsed
   })
 }
 
@@ -96,27 +96,26 @@ export function replaceFromMarkdown(
  * Resolves a user-given path against the project directory. Relative paths may not
  * climb out of the project; absolute paths are taken as the user wrote them.
  */
-export function resolveProjectPath(
-  directory: string,
-  path: string | undefined,
-): { ok: true; path: string } | { ok: false; error: string } {
+export function resolveProjectPath(directory: string, path: string | undefined): Result<string> {
   const wanted = path?.trim() || "TODO.md"
-  if (wanted.includes("\0")) return { ok: false, error: "The path contains a NUL character." }
+  if (wanted.includes("\0")) return fail("The path contains a NUL character.")
   const full = resolve(directory, wanted)
   if (!isAbsolute(wanted)) {
     const rel = relative(directory, full)
     if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel))
-      return {
-        ok: false,
-        error: `"${wanted}" leads outside the project; give a path inside it, or an absolute path.`,
-      }
+      return fail(`"${wanted}" leads outside the project; give a path inside it, or an absolute path.`)
   }
-  return { ok: true, path: full }
+  return ok(full)
 }
 
-export type ExportOutcome =
-  | { readonly ok: true; readonly path: string; readonly bytes: number; readonly tasks: number }
-  | { readonly ok: false; readonly error: string; readonly needsConfirm?: boolean; readonly path?: string }
+export interface Exported {
+  readonly path: string
+  readonly bytes: number
+  readonly tasks: number
+}
+
+/** A refused export may need the user's confirmation to overwrite `path`. */
+export type ExportOutcome = Result<Exported, { readonly needsConfirm?: boolean; readonly path?: string }>
 
 /** Writes the list as TODO.md. A file that is not one of our exports is overwritten only with `force`. */
 export function exportList(
@@ -127,25 +126,25 @@ export function exportList(
 ): ExportOutcome {
   const target = resolveProjectPath(directory, path)
   if (!target.ok) return target
+  const file = target.value
   try {
-    if (!force && existsSync(target.path)) {
-      const existing = readFileSync(target.path, "utf8")
+    if (!force && existsSync(file)) {
+      const existing = readFileSync(file, "utf8")
       if (!isTodoExport(existing))
         return {
-          ok: false,
+          ...fail(
+            `${file} exists and is not a todo export; overwrite it with --force, or choose another path.`,
+          ),
           needsConfirm: true,
-          path: target.path,
-          error: `${target.path} exists and is not a todo export; overwrite it with --force, or choose another path.`,
+          path: file,
         }
     }
     const text = renderMarkdown(list)
-    mkdirSync(dirname(target.path), { recursive: true })
-    writeFileSync(target.path, text)
-    let tasks = 0
-    for (const phase of list) tasks += phase.tasks.length
-    return { ok: true, path: target.path, bytes: Buffer.byteLength(text), tasks }
+    mkdirSync(dirname(file), { recursive: true })
+    writeFileSync(file, text)
+    return ok({ path: file, bytes: Buffer.byteLength(text), tasks: taskCount(list) })
   } catch (error) {
-    return { ok: false, error: `Could not write ${target.path}: ${(error as Error).message}` }
+    return fail(`Could not write ${file}: ${(error as Error).message}`)
   }
 }
 
@@ -153,19 +152,18 @@ export function exportList(
 export function readImport(
   directory: string,
   path: string | undefined,
-): { ok: true; path: string; text: string } | { ok: false; error: string } {
+): Result<{ readonly path: string; readonly text: string }> {
   const target = resolveProjectPath(directory, path)
   if (!target.ok) return target
+  const file = target.value
   try {
-    return { ok: true, path: target.path, text: readFileSync(target.path, "utf8") }
+    return ok({ path: file, text: readFileSync(file, "utf8") })
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    return {
-      ok: false,
-      error:
-        code === "ENOENT"
-          ? `${target.path} does not exist; export first with /todo export, or give another path.`
-          : `Could not read ${target.path}: ${(error as Error).message}`,
-    }
+    return fail(
+      code === "ENOENT"
+        ? `${file} does not exist; export first with /todo export, or give another path.`
+        : `Could not read ${file}: ${(error as Error).message}`,
+    )
   }
 }

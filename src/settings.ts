@@ -3,16 +3,9 @@
 // ones become a warning like any other bad value.
 
 import { readFileSync } from "node:fs"
-import { homedir } from "node:os"
-import { isAbsolute, join } from "node:path"
+import { join } from "node:path"
 import { type Resolved, resolveConfig } from "./core/config.ts"
-
-/** OpenCode's global config folder: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode. */
-export function globalConfigDir(env: NodeJS.ProcessEnv = process.env): string {
-  const xdg = env.XDG_CONFIG_HOME
-  if (xdg && isAbsolute(xdg)) return join(xdg, "opencode")
-  return join(env.HOME || homedir(), ".config", "opencode")
-}
+import { configDir } from "./paths.ts"
 
 function readIfPresent(path: string, label: string, warnings: string[]): string | undefined {
   try {
@@ -32,7 +25,7 @@ export function loadSettings(input: {
 }): Resolved {
   const env = input.env ?? process.env
   const warnings: string[] = []
-  const globalText = readIfPresent(join(globalConfigDir(env), "todo.json"), "global todo.json", warnings)
+  const globalText = readIfPresent(join(configDir(env), "todo.json"), "global todo.json", warnings)
   const projectText = readIfPresent(
     join(input.directory, ".opencode", "todo.json"),
     "project todo.json",

@@ -1,12 +1,12 @@
-// TUI side of the plugin: the sidebar block and the /todo dialog. A thin shell: the view model is
-// src/core/tui-model.ts, list changes go through src/actions.ts on the same per-session store the
+// TUI side of the plugin: the sidebar block and the /todo dialog. A thin shell: the view models are
+// src/core/sidebar-view.ts and src/core/dialog-model.ts, list changes go through src/actions.ts on the same per-session store the
 // server uses. Only types come from @opencode-ai/plugin/tui (its value exports throw outside the
 // host); solid-js and @opentui/solid are the host's own copies at run time.
 
 import { spawnSync } from "node:child_process"
 import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { homedir, tmpdir } from "node:os"
-import { dirname, isAbsolute, join, resolve } from "node:path"
+import { tmpdir } from "node:os"
+import { dirname, join, resolve } from "node:path"
 import type { TuiPlugin, TuiPluginModule } from "@opencode-ai/plugin/tui"
 import { createEffect, createMemo, createSignal, ErrorBoundary, For, on, type Setter, Show } from "solid-js"
 import {
@@ -18,54 +18,46 @@ import {
   runUserOps,
 } from "./actions.ts"
 import { limitsOf, STORED_LIMITS } from "./core/config.ts"
-import { findTask, preview, taskCount } from "./core/list.ts"
-import { parseMarkdown, renderMarkdown } from "./core/markdown.ts"
 import {
   actionOp,
   countsText,
-  DEFAULT_SIDEBAR_ROWS,
-  defaultAppendPhase,
   editorCommand,
   errorLine,
-  latestToolList,
-  REFRESH_COMMAND,
-  refreshTarget,
+  type TaskAction,
+  taskActions,
+  taskEntries,
+} from "./core/dialog-model.ts"
+import { appendPhase, findTask, taskCount } from "./core/list.ts"
+import { parseMarkdown, renderMarkdown } from "./core/markdown.ts"
+import { parseSnapshot } from "./core/parse.ts"
+import { fail, isRecord, ok, type Result } from "./core/result.ts"
+import {
+  DEFAULT_SIDEBAR_ROWS,
   SIDEBAR_WIDTH,
   type SidebarLine,
   sidebarModel,
-  type TaskAction,
   type Tone,
-  taskActions,
-  taskEntries,
-  toolPartList,
-} from "./core/tui-model.ts"
+} from "./core/sidebar-view.ts"
+import { latestToolList, REFRESH_COMMAND, refreshTarget, toolPartList } from "./core/tui-protocol.ts"
 import type { Limits, Op, TaskStatus, TodoList } from "./core/types.ts"
-import { parseSnapshot } from "./core/validate.ts"
+import { PLUGIN_ID, preview } from "./core/words.ts"
+import { stateDir, todoDir } from "./paths.ts"
 import { loadSettings } from "./settings.ts"
-import { createStore, type Store, todoDir } from "./store.ts"
+import { createStore, type Store } from "./store/store.ts"
 
-const PLUGIN_ID = "opencode-todo"
-const OPEN_COMMAND = "opencode-todo.open"
+const OPEN_COMMAND = `${PLUGIN_ID}.open`
 
 type Variant = "info" | "success" | "warning" | "error"
 
 /** Options a tui.json entry may pass: `sidebarRows` is ours, the rest are todo.json settings. */
 function splitOptions(options: unknown): { rows: number; rest: unknown } {
-  if (typeof options !== "object" || options === null || Array.isArray(options))
-    return { rows: DEFAULT_SIDEBAR_ROWS, rest: options }
-  const { sidebarRows, ...rest } = options as Record<string, unknown>
+  if (!isRecord(options)) return { rows: DEFAULT_SIDEBAR_ROWS, rest: options }
+  const { sidebarRows, ...rest } = options
   const rows =
     typeof sidebarRows === "number" && Number.isFinite(sidebarRows)
       ? Math.min(60, Math.max(3, Math.floor(sidebarRows)))
       : DEFAULT_SIDEBAR_ROWS
   return { rows, rest: Object.keys(rest).length > 0 ? rest : undefined }
-}
-
-/** OpenCode's state folder as this process would resolve it: $XDG_STATE_HOME/opencode, else ~/.local/state/opencode. */
-function localStateDir(env: NodeJS.ProcessEnv): string {
-  const xdg = env.XDG_STATE_HOME
-  if (xdg && isAbsolute(xdg)) return join(xdg, "opencode")
-  return join(env.HOME || homedir(), ".local", "state", "opencode")
 }
 
 function sameList(a: TodoList, b: TodoList): boolean {
@@ -114,7 +106,7 @@ const tui: TuiPlugin = async (api, options) => {
   function storeShared(): boolean {
     try {
       const path = api.state.path as { state?: string; directory?: string } | undefined
-      if (path?.state && resolve(path.state) !== resolve(localStateDir(process.env))) return false
+      if (path?.state && resolve(path.state) !== resolve(stateDir())) return false
       if (path?.directory && !existsSync(path.directory)) return false
       return true
     } catch {
@@ -528,8 +520,8 @@ const tui: TuiPlugin = async (api, options) => {
 
   async function choosePhase(session: string, text: string): Promise<void> {
     const list = await readList(session)
-    if (list.length === 0) return promptPhase(session, text, "Tasks")
-    const current = defaultAppendPhase(list)
+    const current = appendPhase(list)
+    if (list.length === 0) return promptPhase(session, text, current)
     api.ui.dialog.replace(() => (
       <api.ui.DialogSelect
         title={`Phase for "${preview(text, 40)}"`}
@@ -576,7 +568,7 @@ const tui: TuiPlugin = async (api, options) => {
   }
 
   /** Runs $VISUAL/$EDITOR on `text` with the renderer suspended; returns the saved text. */
-  function runEditor(text: string): { ok: true; text: string } | { ok: false; error: string } {
+  function runEditor(text: string): Result<string> {
     const [command = "vi", ...args] = editorCommand(process.env)
     const folder = mkdtempSync(join(tmpdir(), "opencode-todo-"))
     const file = join(folder, "TODO.md")
@@ -596,14 +588,12 @@ const tui: TuiPlugin = async (api, options) => {
         renderer.resume()
         renderer.requestRender()
       }
-      if (result.error)
-        return { ok: false, error: `Could not run the editor "${command}": ${result.error.message}` }
+      if (result.error) return fail(`Could not run the editor "${command}": ${result.error.message}`)
       if (result.status !== 0)
-        return {
-          ok: false,
-          error: `The editor "${command}" exited with ${result.status ?? result.signal}; the list was not changed.`,
-        }
-      return { ok: true, text: readFileSync(file, "utf8") }
+        return fail(
+          `The editor "${command}" exited with ${result.status ?? result.signal}; the list was not changed.`,
+        )
+      return ok(readFileSync(file, "utf8"))
     } finally {
       rmSync(folder, { recursive: true, force: true })
     }
@@ -617,7 +607,7 @@ const tui: TuiPlugin = async (api, options) => {
     const stampBefore = await store.stamp(session)
     const edited = runEditor(draft ?? renderMarkdown(before))
     if (!edited.ok) return toast("error", edited.error)
-    const parsed = parseMarkdown(edited.text, limits)
+    const parsed = parseMarkdown(edited.value, limits)
     if (!parsed.ok) {
       const line = errorLine(parsed.error)
       toast("error", `The list was not changed. ${parsed.error}`)
@@ -625,7 +615,7 @@ const tui: TuiPlugin = async (api, options) => {
         <api.ui.DialogConfirm
           title={line === undefined ? "Your edit has an error" : `Line ${line} of your edit has an error`}
           message={`${parsed.error}\n\nThe list was not changed. Reopen the editor to fix it?`}
-          onConfirm={() => safely(editInEditor(session, edited.text))}
+          onConfirm={() => safely(editInEditor(session, edited.value))}
           onCancel={close}
         />
       ))
@@ -638,7 +628,7 @@ const tui: TuiPlugin = async (api, options) => {
         <api.ui.DialogConfirm
           title="The list changed meanwhile"
           message="The list changed while you were editing (the agent may have updated it). Replace it with your version?"
-          onConfirm={() => safely(applyMarkdown(session, edited.text, "Replaced the list with your edit."))}
+          onConfirm={() => safely(applyMarkdown(session, edited.value, "Replaced the list with your edit."))}
           onCancel={() => {
             close()
             toast("info", "Your edit was discarded; the list was not changed.")
@@ -647,7 +637,7 @@ const tui: TuiPlugin = async (api, options) => {
       ))
       return
     }
-    await applyMarkdown(session, edited.text, "Saved your edit.")
+    await applyMarkdown(session, edited.value, "Saved your edit.")
   }
 
   async function copyList(session: string): Promise<void> {
@@ -686,7 +676,7 @@ const tui: TuiPlugin = async (api, options) => {
     const write = (force: boolean) => {
       const out = exportList(list, directory(), undefined, force)
       if (out.ok) {
-        toast("success", `Wrote ${out.tasks} tasks to ${out.path}.`)
+        toast("success", `Wrote ${out.value.tasks} tasks to ${out.value.path}.`)
         return
       }
       if (out.needsConfirm) {
@@ -718,19 +708,20 @@ const tui: TuiPlugin = async (api, options) => {
     const file = readImport(directory(), undefined)
     if (!file.ok) {
       const target = resolveProjectPath(directory(), undefined)
-      const path = target.ok ? target.path : "TODO.md"
+      const path = target.ok ? target.value : "TODO.md"
       return toast("error", existsSync(path) ? file.error : `${path} does not exist; export the list first.`)
     }
-    const parsed = parseMarkdown(file.text, limits)
-    if (!parsed.ok) return toast("error", `${file.path}: ${parsed.error} The list was not changed.`)
+    const { path, text } = file.value
+    const parsed = parseMarkdown(text, limits)
+    if (!parsed.ok) return toast("error", `${path}: ${parsed.error} The list was not changed.`)
     const current = await readList(session)
-    const done = `Imported ${file.path}.`
-    if (current.length === 0) return applyMarkdown(session, file.text, done)
+    const done = `Imported ${path}.`
+    if (current.length === 0) return applyMarkdown(session, text, done)
     api.ui.dialog.replace(() => (
       <api.ui.DialogConfirm
         title="Replace the list?"
-        message={`Replace the current list (${countsText(current)}) with ${file.path} (${countsText(parsed.value)})?`}
-        onConfirm={() => safely(applyMarkdown(session, file.text, done))}
+        message={`Replace the current list (${countsText(current)}) with ${path} (${countsText(parsed.value)})?`}
+        onConfirm={() => safely(applyMarkdown(session, text, done))}
         onCancel={() => {
           close()
           toast("info", "Import cancelled; the list was not changed.")

@@ -11,9 +11,9 @@ import {
   runUserOps,
 } from "../src/actions.ts"
 import { renderMarkdown } from "../src/core/markdown.ts"
+import { parseSnapshot } from "../src/core/parse.ts"
 import { DEFAULT_LIMITS, type TodoList } from "../src/core/types.ts"
-import { parseSnapshot } from "../src/core/validate.ts"
-import { createStore, type Store } from "../src/store.ts"
+import { createStore, type Store } from "../src/store/store.ts"
 
 const plan: TodoList = [
   {
@@ -123,8 +123,8 @@ describe("replaceFromMarkdown", () => {
 
 describe("paths, export and import", () => {
   it("resolves relative paths inside the project and refuses to climb out", () => {
-    expect(resolveProjectPath("/p", undefined)).toEqual({ ok: true, path: "/p/TODO.md" })
-    expect(resolveProjectPath("/p", "docs/PLAN.md")).toEqual({ ok: true, path: "/p/docs/PLAN.md" })
+    expect(resolveProjectPath("/p", undefined)).toEqual({ ok: true, value: "/p/TODO.md" })
+    expect(resolveProjectPath("/p", "docs/PLAN.md")).toEqual({ ok: true, value: "/p/docs/PLAN.md" })
     expect(resolveProjectPath("/p", "../etc/x")).toEqual({
       ok: false,
       error: '"../etc/x" leads outside the project; give a path inside it, or an absolute path.',
@@ -135,9 +135,9 @@ describe("paths, export and import", () => {
     const project = join(dir, "project")
     mkdirSync(project)
     const first = exportList(plan, project, undefined, false)
-    expect(first).toMatchObject({ ok: true, path: join(project, "TODO.md"), tasks: 2 })
+    expect(first).toMatchObject({ ok: true, value: { path: join(project, "TODO.md"), tasks: 2 } })
     expect(readFileSync(join(project, "TODO.md"), "utf8")).toBe(renderMarkdown(plan))
-    expect(exportList([], project, undefined, false)).toMatchObject({ ok: true, tasks: 0 })
+    expect(exportList([], project, undefined, false)).toMatchObject({ ok: true, value: { tasks: 0 } })
 
     writeFileSync(join(project, "NOTES.md"), "# my notes\n")
     const refused = exportList(plan, project, "NOTES.md", false)
@@ -157,8 +157,7 @@ describe("paths, export and import", () => {
     writeFileSync(join(project, "TODO.md"), "## A\n- [ ] x\n")
     expect(readImport(project, undefined)).toEqual({
       ok: true,
-      path: join(project, "TODO.md"),
-      text: "## A\n- [ ] x\n",
+      value: { path: join(project, "TODO.md"), text: "## A\n- [ ] x\n" },
     })
   })
 })

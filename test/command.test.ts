@@ -24,17 +24,17 @@ describe("resolveTarget", () => {
   it("prefers an exact match over prefixes of longer names", () => {
     expect(resolveTarget(list, "Write parser")).toEqual({
       ok: true,
-      target: { kind: "task", text: "Write parser" },
+      value: { kind: "task", text: "Write parser" },
     })
   })
   it("matches case-insensitively when no exact match exists", () => {
-    expect(resolveTarget(list, "wire cli")).toEqual({ ok: true, target: { kind: "task", text: "Wire CLI" } })
+    expect(resolveTarget(list, "wire cli")).toEqual({ ok: true, value: { kind: "task", text: "Wire CLI" } })
   })
   it("takes a unique prefix", () => {
-    expect(resolveTarget(list, "Tag")).toEqual({ ok: true, target: { kind: "task", text: "Tag release" } })
+    expect(resolveTarget(list, "Tag")).toEqual({ ok: true, value: { kind: "task", text: "Tag release" } })
   })
   it("takes a unique substring, and reaches phases", () => {
-    expect(resolveTarget(list, "ip i")).toEqual({ ok: true, target: { kind: "phase", name: "Ship it" } })
+    expect(resolveTarget(list, "ip i")).toEqual({ ok: true, value: { kind: "phase", name: "Ship it" } })
   })
   it("lists the candidates of an ambiguous prefix", () => {
     expect(resolveTarget(list, "Write")).toEqual({
@@ -59,12 +59,12 @@ describe("resolveTarget", () => {
 describe("parseCommand", () => {
   it("shows the list for no verb, show, view and list", () => {
     for (const input of ["", "  ", "show", "view", "list"])
-      expect(parseCommand(input, list)).toEqual({ ok: true, plan: { kind: "show" } })
+      expect(parseCommand(input, list)).toEqual({ ok: true, value: { kind: "show" } })
   })
   it("maps done with a fuzzy task to a done op", () => {
     expect(parseCommand("done parser t", list)).toEqual({
       ok: true,
-      plan: {
+      value: {
         kind: "ops",
         verb: "done",
         ops: [{ op: "done", target: { kind: "task", text: "Write parser tests" } }],
@@ -75,7 +75,7 @@ describe("parseCommand", () => {
     for (const verb of ["done", "drop", "rm"])
       expect(parseCommand(verb, list)).toEqual({
         ok: true,
-        plan: { kind: "ops", verb, ops: [{ op: verb, target: { kind: "all" } }] },
+        value: { kind: "ops", verb, ops: [{ op: verb, target: { kind: "all" } }] },
       })
   })
   it("requires a task for start and refuses phases", () => {
@@ -91,7 +91,7 @@ describe("parseCommand", () => {
   it("appends to a quoted phase, creating names with spaces", () => {
     expect(parseCommand('append "Clean up" Remove flags', list)).toEqual({
       ok: true,
-      plan: {
+      value: {
         kind: "ops",
         verb: "append",
         ops: [{ op: "append", phase: "Clean up", items: ["Remove flags"] }],
@@ -101,13 +101,13 @@ describe("parseCommand", () => {
   it("appends to an existing phase named by its first word", () => {
     expect(parseCommand("append Build Add docs", list)).toEqual({
       ok: true,
-      plan: { kind: "ops", verb: "append", ops: [{ op: "append", phase: "Build", items: ["Add docs"] }] },
+      value: { kind: "ops", verb: "append", ops: [{ op: "append", phase: "Build", items: ["Add docs"] }] },
     })
   })
   it("appends to the active phase when no phase is named", () => {
     expect(parseCommand("append Fix the flaky test", list)).toEqual({
       ok: true,
-      plan: {
+      value: {
         kind: "ops",
         verb: "append",
         ops: [{ op: "append", phase: "Build", items: ["Fix the flaky test"] }],
@@ -117,7 +117,7 @@ describe("parseCommand", () => {
   it("parses a block reason after --", () => {
     expect(parseCommand("block Tag -- waiting for review", list)).toEqual({
       ok: true,
-      plan: {
+      value: {
         kind: "ops",
         verb: "block",
         ops: [{ op: "block", target: { kind: "task", text: "Tag release" }, reason: "waiting for review" }],
@@ -127,9 +127,9 @@ describe("parseCommand", () => {
   it("parses export paths and --force", () => {
     expect(parseCommand("export docs/PLAN.md --force", list)).toEqual({
       ok: true,
-      plan: { kind: "export", path: "docs/PLAN.md", force: true },
+      value: { kind: "export", path: "docs/PLAN.md", force: true },
     })
-    expect(parseCommand("export", list)).toEqual({ ok: true, plan: { kind: "export", force: false } })
+    expect(parseCommand("export", list)).toEqual({ ok: true, value: { kind: "export", force: false } })
   })
   it("rejects unknown verbs with the usage", () => {
     const result = parseCommand("finish all", list)

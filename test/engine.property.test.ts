@@ -4,7 +4,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { execute } from "../src/core/execute.ts"
 import { checkList } from "../src/core/list.ts"
-import { normalize } from "../src/core/state.ts"
+import { normalize } from "../src/core/reducers.ts"
 import type { Change, Limits, TaskStatus, TodoList } from "../src/core/types.ts"
 import { DEFAULT_LIMITS, STATUSES } from "../src/core/types.ts"
 

@@ -3,16 +3,10 @@
 import { describe, expect, it } from "vitest"
 import type { ExecuteResult } from "../src/core/execute.ts"
 import { execute } from "../src/core/execute.ts"
-import {
-  formatList,
-  formatOutcome,
-  formatTask,
-  GLYPHS,
-  STATUS_WORDS,
-  summaryLine,
-} from "../src/core/format.ts"
+import { formatList, formatOutcome, formatTask, summaryLine } from "../src/core/format.ts"
 import type { TodoList } from "../src/core/types.ts"
 import { STATUSES } from "../src/core/types.ts"
+import { STATUS_BOXES, STATUS_WORDS } from "../src/core/words.ts"
 import { task as t } from "./fixtures/lists.ts"
 
 /** Runs a call and formats its result the way the tool does. */
@@ -31,14 +25,14 @@ const SAMPLE: TodoList = [
 
 describe("glyphs and words", () => {
   it("has one distinct glyph per status", () => {
-    expect(GLYPHS).toEqual({
+    expect(STATUS_BOXES).toEqual({
       pending: "[ ]",
       in_progress: "[>]",
       completed: "[x]",
       abandoned: "[-]",
       blocked: "[!]",
     })
-    expect(new Set(STATUSES.map((s) => GLYPHS[s])).size).toBe(STATUSES.length)
+    expect(new Set(STATUSES.map((s) => STATUS_BOXES[s])).size).toBe(STATUSES.length)
   })
 
   it("uses the user-facing status words", () => {

@@ -19,9 +19,9 @@ import {
 import { execute, executeOps } from "../src/core/execute.ts"
 import { checkList } from "../src/core/list.ts"
 import { parseMarkdown, renderMarkdown } from "../src/core/markdown.ts"
-import { normalize } from "../src/core/state.ts"
+import { parseSnapshot } from "../src/core/parse.ts"
+import { normalize } from "../src/core/reducers.ts"
 import { DEFAULT_LIMITS, type Limits, OP_NAMES, STATUSES, type TodoList } from "../src/core/types.ts"
-import { parseSnapshot } from "../src/core/validate.ts"
 import { type FakeHost, startHost } from "./fixtures/host.ts"
 
 // Inputs per target; FUZZ_SCALE=10 makes a long soak run, FUZZ_SCALE=0.1 a quick one.
@@ -1035,7 +1035,7 @@ describe("/todo arguments through parseCommand", () => {
           expect(parsed.error.length).toBeLessThan(2_000)
           return
         }
-        const plan = parsed.plan
+        const plan = parsed.value
         expect(["show", "help", "copy", "edit", "export", "import", "ops"]).toContain(plan.kind)
         if (plan.kind !== "ops") return
         const before = freeze(list)

@@ -1,12 +1,14 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { buildHud, GLYPH, type HudRow, type HudView, hudLines } from "../src/core/hud.ts"
 import { counts } from "../src/core/list.ts"
+import { buildSidebarView, type SidebarRow, type SidebarView, sidebarText } from "../src/core/sidebar-view.ts"
 import type { Phase, TodoList } from "../src/core/types.ts"
 import { OPEN, STATUSES } from "../src/core/types.ts"
+import { STATUS_GLYPHS } from "../src/core/words.ts"
 import { deepFreeze, phase, task } from "./fixtures/lists.ts"
 
-const lines = (list: TodoList, maxRows: number, width = 60) => hudLines(buildHud(list, { maxRows })!, width)
+const lines = (list: TodoList, maxRows: number, width = 60) =>
+  sidebarText(buildSidebarView(list, { maxRows })!, width)
 
 // Open tasks: Foundation 1, Build 5 (active), Ship 3. The full view is 13 rows with the header.
 const sample: TodoList = deepFreeze([
@@ -22,13 +24,13 @@ const sample: TodoList = deepFreeze([
   phase("Ship", task("i"), task("j"), task("k"), task("l", "abandoned")),
 ])
 
-describe("buildHud basics", () => {
+describe("buildSidebarView basics", () => {
   it("returns undefined for the empty list", () => {
-    expect(buildHud([], { maxRows: 10 })).toBeUndefined()
+    expect(buildSidebarView([], { maxRows: 10 })).toBeUndefined()
   })
 
   it("exports one glyph per status", () => {
-    expect(GLYPH).toStrictEqual({
+    expect(STATUS_GLYPHS).toStrictEqual({
       in_progress: "▶",
       pending: "○",
       completed: "✓",
@@ -38,19 +40,19 @@ describe("buildHud basics", () => {
   })
 
   it("counts closed (completed + dropped) as done and blocked apart", () => {
-    expect(buildHud(sample, { maxRows: 50 })!.header).toStrictEqual({
+    expect(buildSidebarView(sample, { maxRows: 50 })!.header).toStrictEqual({
       closed: 3,
       total: 12,
       blocked: 1,
-      text: "3/12 done, 1 blocked",
     })
+    expect(lines(sample, 50)[0]).toBe("3/12 done, 1 blocked")
     const noBlocked = [phase("P", task("a", "abandoned"), task("b"))]
-    expect(buildHud(noBlocked, { maxRows: 50 })!.header).toStrictEqual({
+    expect(buildSidebarView(noBlocked, { maxRows: 50 })!.header).toStrictEqual({
       closed: 1,
       total: 2,
       blocked: 0,
-      text: "1/2 done",
     })
+    expect(lines(noBlocked, 50)[0]).toBe("1/2 done")
   })
 
   it("shows each phase row and its open tasks in list order; closed tasks only in the count", () => {
@@ -65,8 +67,8 @@ describe("buildHud basics", () => {
       ),
       phase("Empty"),
     ])
-    const view: HudView = {
-      header: { closed: 3, total: 6, blocked: 1, text: "3/6 done, 1 blocked" },
+    const view: SidebarView = {
+      header: { closed: 3, total: 6, blocked: 1 },
       rows: [
         { kind: "phase", name: "Done phase", closed: 2, total: 2, active: false, text: "Done phase 2/2" },
         { kind: "phase", name: "Work", closed: 1, total: 4, active: true, text: "Work 1/4" },
@@ -76,8 +78,8 @@ describe("buildHud basics", () => {
         { kind: "phase", name: "Empty", closed: 0, total: 0, active: false, text: "Empty 0/0" },
       ],
     }
-    expect(buildHud(list, { maxRows: 7 })).toStrictEqual(view)
-    expect(hudLines(view, 40)).toStrictEqual([
+    expect(buildSidebarView(list, { maxRows: 7 })).toStrictEqual(view)
+    expect(sidebarText(view, 40)).toStrictEqual([
       "3/6 done, 1 blocked",
       "Done phase 2/2",
       "Work 1/4",
@@ -89,8 +91,8 @@ describe("buildHud basics", () => {
   })
 
   it("shows a list of empty phases with zero counts", () => {
-    expect(buildHud([phase("A")], { maxRows: 5 })).toStrictEqual({
-      header: { closed: 0, total: 0, blocked: 0, text: "0/0 done" },
+    expect(buildSidebarView([phase("A")], { maxRows: 5 })).toStrictEqual({
+      header: { closed: 0, total: 0, blocked: 0 },
       rows: [{ kind: "phase", name: "A", closed: 0, total: 0, active: false, text: "A 0/0" }],
     })
   })
@@ -101,14 +103,14 @@ describe("buildHud basics", () => {
       phase("B", task("x"), task("y", "blocked")),
       phase("C", task("z")),
     ]
-    expect(buildHud(list, { maxRows: 3 })!.rows).toStrictEqual([
+    expect(buildSidebarView(list, { maxRows: 3 })!.rows).toStrictEqual([
       { kind: "phase", name: "B", closed: 0, total: 2, active: true, text: "B 0/2" },
       { kind: "task", text: "y", status: "blocked" },
     ])
   })
 })
 
-describe("buildHud collapsing (the header counts as a row)", () => {
+describe("buildSidebarView collapsing (the header counts as a row)", () => {
   const header = "3/12 done, 1 blocked"
 
   it("shows everything when the budget fits", () => {
@@ -221,14 +223,14 @@ describe("buildHud collapsing (the header counts as a row)", () => {
   })
 
   it("reports hidden counts on the more rows", () => {
-    const rows = buildHud(sample, { maxRows: 7 })!.rows
+    const rows = buildSidebarView(sample, { maxRows: 7 })!.rows
     expect(rows.filter((row) => row.kind === "more")).toStrictEqual([
       { kind: "more", of: "tasks", hidden: 3, text: "… 3 more" },
     ])
   })
 })
 
-describe("buildHud keeps a deep in-progress task visible", () => {
+describe("buildSidebarView keeps a deep in-progress task visible", () => {
   const closedPhase = (n: number) =>
     phase(`P${n}`, ...[1, 2, 3, 4].map((i) => task(`p${n}-${i}`, i % 2 === 0 ? "completed" : "abandoned")))
   const list: TodoList = deepFreeze([
@@ -257,7 +259,7 @@ describe("buildHud keeps a deep in-progress task visible", () => {
   })
 
   it("summarizes far phases when their rows do not fit", () => {
-    expect(buildHud(list, { maxRows: 6 })!.rows).toStrictEqual([
+    expect(buildSidebarView(list, { maxRows: 6 })!.rows).toStrictEqual([
       { kind: "more", of: "phases", hidden: 3, text: "… 3 earlier phases" },
       { kind: "phase", name: "P4", closed: 4, total: 4, active: false, text: "P4 4/4" },
       { kind: "phase", name: "P5", closed: 0, total: 4, active: true, text: "P5 0/4" },
@@ -274,7 +276,7 @@ describe("buildHud keeps a deep in-progress task visible", () => {
     const closed = [closedPhase(1), closedPhase(2), closedPhase(3), closedPhase(4), closedPhase(5)]
     expect(lines(closed, 4)).toStrictEqual(["20/20 done", "… 3 earlier phases", "P4 4/4", "P5 4/4"])
     expect(lines(closed, 3)).toStrictEqual(["20/20 done", "… 4 earlier phases", "P5 4/4"])
-    expect(buildHud(closed, { maxRows: 3 })!.rows[0]).toStrictEqual({
+    expect(buildSidebarView(closed, { maxRows: 3 })!.rows[0]).toStrictEqual({
       kind: "more",
       of: "phases",
       hidden: 4,
@@ -325,20 +327,23 @@ describe("buildHud keeps a deep in-progress task visible", () => {
   })
 })
 
-describe("hudLines", () => {
+describe("sidebarText", () => {
   it("cuts long lines to the width with an ellipsis, counting code points", () => {
-    const view = buildHud([phase("Phase with a long name", task("🚀🚀🚀🚀🚀🚀 launch", "in_progress"))], {
-      maxRows: 5,
-    })!
-    expect(hudLines(view, 10)).toStrictEqual(["0/1 done", "Phase wit…", "  ▶ 🚀🚀🚀🚀🚀…"])
-    expect(hudLines(view, 1)).toStrictEqual(["…", "…", "…"])
-    expect(hudLines(view, 0)).toStrictEqual(["…", "…", "…"])
+    const view = buildSidebarView(
+      [phase("Phase with a long name", task("🚀🚀🚀🚀🚀🚀 launch", "in_progress"))],
+      {
+        maxRows: 5,
+      },
+    )!
+    expect(sidebarText(view, 10)).toStrictEqual(["0/1 done", "Phase wit…", "  ▶ 🚀🚀🚀🚀🚀…"])
+    expect(sidebarText(view, 1)).toStrictEqual(["…", "…", "…"])
+    expect(sidebarText(view, 0)).toStrictEqual(["…", "…", "…"])
   })
 
   it("trims the space before the ellipsis", () => {
-    const view = buildHud([phase("ab cd", task("x"))], { maxRows: 5 })!
-    expect(hudLines(view, 4)).toStrictEqual(["0/1…", "ab…", "  ○…"])
-    expect(hudLines(view, 5)).toStrictEqual(["0/1…", "ab c…", "  ○ x"])
+    const view = buildSidebarView([phase("ab cd", task("x"))], { maxRows: 5 })!
+    expect(sidebarText(view, 4)).toStrictEqual(["0/1…", "ab…", "  ○…"])
+    expect(sidebarText(view, 5)).toStrictEqual(["0/1…", "ab c…", "  ○ x"])
   })
 })
 
@@ -370,18 +375,18 @@ function fullRows(list: TodoList): number {
   return rows
 }
 
-describe("buildHud properties", () => {
+describe("buildSidebarView properties", () => {
   it("never exceeds the budget, keeps the in-progress task, and stays consistent", () => {
     fc.assert(
       fc.property(listArb, fc.integer({ min: -2, max: 40 }), (raw, maxRows) => {
         const list = deepFreeze(raw)
         const before = structuredClone(raw)
-        const view = buildHud(list, { maxRows })!
+        const view = buildSidebarView(list, { maxRows })!
         const budget = Math.max(3, maxRows)
         const used = 1 + view.rows.length
         expect(used).toBeLessThanOrEqual(budget)
         expect(list).toStrictEqual(before)
-        expect(buildHud(list, { maxRows })).toStrictEqual(view)
+        expect(buildSidebarView(list, { maxRows })).toStrictEqual(view)
 
         const c = counts(list)
         expect(view.header.closed).toBe(c.closed)
@@ -405,7 +410,7 @@ describe("buildHud properties", () => {
 })
 
 /** Phase rows in list order as one contiguous run; each phase's rows match its open tasks. */
-function checkBlocks(list: TodoList, rows: readonly HudRow[]): void {
+function checkBlocks(list: TodoList, rows: readonly SidebarRow[]): void {
   let i = 0
   let firstVisible = -1
   let lastVisible = -1

@@ -9,7 +9,7 @@ import { exportList, readImport, resolveProjectPath, runUserOps } from "../src/a
 import { checkList } from "../src/core/list.ts"
 import { isTodoExport, renderMarkdown } from "../src/core/markdown.ts"
 import { DEFAULT_LIMITS, type Op, type TodoList } from "../src/core/types.ts"
-import { fileName } from "../src/store.ts"
+import { fileName } from "../src/store/files.ts"
 import { type FakeHost, startHost } from "./fixtures/host.ts"
 
 // A pass-through of node:fs/promises that can run one job right before the first stat of a record that
@@ -400,13 +400,13 @@ describe("paths", () => {
     const p = h.project
 
     // src/actions.ts directly.
-    expect(resolveProjectPath(p, "docs/plan.md")).toEqual({ ok: true, path: join(p, "docs", "plan.md") })
-    expect(resolveProjectPath(p, "./TODO.md")).toEqual({ ok: true, path: join(p, "TODO.md") })
-    expect(resolveProjectPath(p, "  ")).toEqual({ ok: true, path: join(p, "TODO.md") })
+    expect(resolveProjectPath(p, "docs/plan.md")).toEqual({ ok: true, value: join(p, "docs", "plan.md") })
+    expect(resolveProjectPath(p, "./TODO.md")).toEqual({ ok: true, value: join(p, "TODO.md") })
+    expect(resolveProjectPath(p, "  ")).toEqual({ ok: true, value: join(p, "TODO.md") })
     // A name that merely starts with two dots is inside the project.
     expect(resolveProjectPath(p, "..notes/TODO.md")).toEqual({
       ok: true,
-      path: join(p, "..notes", "TODO.md"),
+      value: join(p, "..notes", "TODO.md"),
     })
     for (const bad of ["..", "../TODO.md", "docs/../../TODO.md", "../project-sibling/TODO.md"])
       expect(resolveProjectPath(p, bad)).toEqual({
@@ -421,15 +421,16 @@ describe("paths", () => {
     const written = exportList(list, p, "docs/plan.md", false)
     expect(written).toEqual({
       ok: true,
-      path: join(p, "docs", "plan.md"),
-      bytes: Buffer.byteLength(renderMarkdown(list)),
-      tasks: 2,
+      value: { path: join(p, "docs", "plan.md"), bytes: Buffer.byteLength(renderMarkdown(list)), tasks: 2 },
     })
     expect(isTodoExport(readFileSync(join(p, "docs", "plan.md"), "utf8"))).toBe(true)
     expect(exportList(list, p, "../escape.md", false).ok).toBe(false)
     expect(existsSync(join(h.root, "escape.md"))).toBe(false)
     // An absolute path is taken as the user wrote it.
-    expect(exportList(list, p, join(h.root, "elsewhere.md"), false)).toMatchObject({ ok: true, tasks: 2 })
+    expect(exportList(list, p, join(h.root, "elsewhere.md"), false)).toMatchObject({
+      ok: true,
+      value: { tasks: 2 },
+    })
 
     writeFileSync(join(p, "NOTES.md"), "# My notes\n")
     writeFileSync(join(p, "EMPTY.md"), "")
@@ -443,9 +444,12 @@ describe("paths", () => {
       })
       expect(readFileSync(join(p, foreign), "utf8")).toBe(before)
     }
-    expect(exportList(list, p, "NOTES.md", true)).toMatchObject({ ok: true, path: join(p, "NOTES.md") })
+    expect(exportList(list, p, "NOTES.md", true)).toMatchObject({
+      ok: true,
+      value: { path: join(p, "NOTES.md") },
+    })
     // Its own export is replaced without asking.
-    expect(exportList([], p, "docs/plan.md", false)).toMatchObject({ ok: true, tasks: 0 })
+    expect(exportList([], p, "docs/plan.md", false)).toMatchObject({ ok: true, value: { tasks: 0 } })
     expect(readImport(p, "../escape.md").ok).toBe(false)
 
     // Through the /todo command of the real plugin.

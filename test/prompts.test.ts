@@ -6,13 +6,9 @@ import {
   isPluginText,
   MARKER,
   noticesText,
-  nudgeText,
-  postCompactionText,
   preludeText,
   reminderText,
-  resumeText,
   TOOL_DESCRIPTION,
-  userEditText,
 } from "../src/core/prompts.ts"
 import { OP_NAMES, type TodoList } from "../src/core/types.ts"
 
@@ -49,12 +45,12 @@ const EDITS = { lines: ['done "Write parser"', 'removed "Old idea"'], removed: [
 const ALL_INJECTED: Record<string, string> = {
   preferred: preludeText("preferred")!,
   always: preludeText("always")!,
-  nudge: nudgeText(LIST, 12),
+  nudge: noticesText({ nudge: 12 }, LIST)!,
   reminder: reminderText(LIST),
-  resume: resumeText(LIST),
-  postCompaction: postCompactionText(LIST),
+  resume: noticesText({ resumed: true }, LIST)!,
+  postCompaction: noticesText({ compacted: true }, LIST)!,
   compactionContext: compactionContextText(LIST),
-  userEdit: userEditText(EDITS, LIST),
+  userEdit: noticesText({ edits: EDITS }, LIST)!,
   commandChanged: commandReplyText({ lines: ['done "Write parser"'], list: LIST }),
   commandShown: commandReplyText({ shown: "the todo list" }),
   commandError: commandReplyText({ error: 'No task "Foo".' }),
@@ -169,13 +165,13 @@ describe("injected texts", () => {
   })
 
   test("resume notice carries the compact list and says not to re-init", () => {
-    expect(resumeText(LIST)).toBe(
+    expect(noticesText({ resumed: true }, LIST)).toBe(
       `${MARKER}\nThis session's todo list was restored from an earlier run.\nTodo list:\n${COMPACT}\nContinue from it; do not init a new list.`,
     )
   })
 
   test("post-compaction notice and compaction context carry the list verbatim", () => {
-    expect(postCompactionText(LIST)).toContain(`Todo list:\n${COMPACT}\n`)
+    expect(noticesText({ compacted: true }, LIST)).toContain(`Todo list:\n${COMPACT}\n`)
     expect(compactionContextText(LIST)).toBe(
       `${MARKER}\nThis session has a todo list kept by the todo tool. Include it verbatim in the summary:\n${COMPACT}`,
     )
@@ -196,7 +192,7 @@ describe("injected texts", () => {
   })
 
   test("user-edit notice lists the changes and forbids recreating removed tasks", () => {
-    expect(userEditText(EDITS, LIST)).toBe(
+    expect(noticesText({ edits: EDITS }, LIST)).toBe(
       [
         MARKER,
         "The user changed the todo list with /todo:",
@@ -208,13 +204,16 @@ describe("injected texts", () => {
         "Work from the list as the user left it.",
       ].join("\n"),
     )
-    const noRemoval = userEditText({ lines: ['done "Write parser"'], removed: [], omitted: 3 }, LIST)
+    const noRemoval = noticesText(
+      { edits: { lines: ['done "Write parser"'], removed: [], omitted: 3 } },
+      LIST,
+    )
     expect(noRemoval).not.toContain("recreate")
     expect(noRemoval).toContain("  (3 earlier changes not shown)\n")
   })
 
   test("nudge names the task in progress and the next one", () => {
-    expect(nudgeText(LIST, 12)).toBe(
+    expect(noticesText({ nudge: 12 }, LIST)).toBe(
       `${MARKER}\n12 edits or commands since the todo list was last updated. Mark finished tasks done, or start the task you are actually working on.\nIn progress: "Add tests". Next: "Write README".`,
     )
   })

@@ -1,7 +1,7 @@
 // Pins each reducer: every op against every target kind and starting status, addressing, limits, normalization.
 
 import { describe, expect, it } from "vitest"
-import { applyOp, normalize } from "../src/core/state.ts"
+import { applyOp, normalize } from "../src/core/reducers.ts"
 import type { Change, Limits, Op, Phase, Target, TaskStatus, TodoList } from "../src/core/types.ts"
 import { DEFAULT_LIMITS, STATUSES } from "../src/core/types.ts"
 import { deepFreeze as freeze, task as t } from "./fixtures/lists.ts"

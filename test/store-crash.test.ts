@@ -10,7 +10,7 @@ import { join } from "node:path"
 import fc from "fast-check"
 import { afterAll, expect, inject, it } from "vitest"
 import type { TodoList } from "../src/core/types.ts"
-import { createStore } from "../src/store.ts"
+import { createStore } from "../src/store/store.ts"
 import { buildStore, CHILD } from "./fixtures/build-store.ts"
 
 // Must match the lists in test/fixtures/store-child.mjs.

@@ -6,7 +6,10 @@ import { dirname, join, resolve } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
 import type { Phase, TodoList } from "../src/core/types.ts"
-import { createStore, dataDir, type Fs, fileName, type Parse, type Snapshot, todoDir } from "../src/store.ts"
+import { dataDir, todoDir } from "../src/paths.ts"
+import { type Fs, fileName } from "../src/store/files.ts"
+import type { Parse, Snapshot } from "../src/store/record.ts"
+import { createStore } from "../src/store/store.ts"
 import { buildStore, CHILD } from "./fixtures/build-store.ts"
 
 const run = promisify(execFile)
@@ -127,30 +130,34 @@ describe("read / update", () => {
     expect(await readdir(dir)).toEqual(["s.json"])
   })
 
-  it("passes errors thrown by fn to the caller, releases the lock, and keeps working", async () => {
+  it("never throws: an fn that throws changes nothing, warns once, releases the lock, and keeps working", async () => {
     const dir = await tempDir()
     const { store, warnings } = open(dir)
     await store.update("s", append("a"))
-    const boom = new Error("boom")
-    await expect(
-      store.update("s", () => {
-        throw boom
-      }),
-    ).rejects.toBe(boom)
+    const boom = () => {
+      throw new Error("boom")
+    }
+    expect(texts(await store.update("s", boom))).toEqual(["a"])
+    expect(texts(await store.update("s", boom))).toEqual(["a"])
     expect(await readdir(dir)).toEqual(["s.json"])
     expect(texts(await store.update("s", append("b")))).toEqual(["a", "b"])
-    expect(warnings).toEqual([])
+    expect(warnings).toEqual([
+      'A change to the todo list of session "s" failed (boom); the list was left as it was.',
+    ])
   })
 
-  it("refuses to write a list its own parse would reject", async () => {
+  it("refuses to write a list its own parse would reject, and says so once", async () => {
     const dir = await tempDir()
-    const { store } = open(dir)
+    const { store, warnings } = open(dir)
     await store.update("s", append("a"))
-    await expect(store.update("s", (s) => ({ ...s, list: "nope" as unknown as TodoList }))).rejects.toThrow(
-      "Refusing to store an invalid todo list: list is not an array of phases",
-    )
+    const bad = (s: Snapshot) => ({ ...s, list: "nope" as unknown as TodoList })
+    expect(texts(await store.update("s", bad))).toEqual(["a"])
+    expect(texts(await store.update("s", bad))).toEqual(["a"])
     expect(texts(await store.read("s"))).toEqual(["a"])
     expect(await readdir(dir)).toEqual(["s.json"])
+    expect(warnings).toEqual([
+      'Refusing to store an invalid todo list for session "s" (list is not an array of phases); the list was left as it was.',
+    ])
   })
 })
 

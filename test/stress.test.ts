@@ -8,9 +8,8 @@ import { join } from "node:path"
 import fc from "fast-check"
 import { afterAll, describe, expect, it } from "vitest"
 import { runUserOps } from "../src/actions.ts"
-import { GLYPH } from "../src/core/hud.ts"
 import { MARKER } from "../src/core/prompts.ts"
-import { normalize } from "../src/core/state.ts"
+import { normalize } from "../src/core/reducers.ts"
 import {
   DEFAULT_SIDEBAR_ROWS,
   displayWidth,
@@ -18,8 +17,9 @@ import {
   SIDEBAR_WIDTH,
   type SidebarLine,
   sidebarModel,
-} from "../src/core/tui-model.ts"
+} from "../src/core/sidebar-view.ts"
 import { DEFAULT_LIMITS, type Task, type TaskStatus, type TodoList } from "../src/core/types.ts"
+import { STATUS_GLYPHS } from "../src/core/words.ts"
 import { type FakeHost, startHost } from "./fixtures/host.ts"
 
 const hosts: FakeHost[] = []
@@ -284,7 +284,7 @@ function checkSidebar(list: TodoList, maxRows: number): SidebarLine[] {
     const row = lines.find((l) => l.kind === "task" && l.segments[0]!.tone === "in_progress")
     expect(row, "the task in progress has a row").toBeDefined()
     const shown = lineText(row!).replace(/…$/, "")
-    expect(`  ${GLYPH.in_progress} ${active.text}`.startsWith(shown)).toBe(true)
+    expect(`  ${STATUS_GLYPHS.in_progress} ${active.text}`.startsWith(shown)).toBe(true)
     expect(shown.length).toBeGreaterThan(8)
   }
   return lines

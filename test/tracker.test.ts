@@ -1,15 +1,5 @@
 import { describe, expect, test } from "vitest"
-import {
-  compactionContextText,
-  MARKER,
-  noticesText,
-  nudgeText,
-  postCompactionText,
-  preludeText,
-  reminderText,
-  resumeText,
-  userEditText,
-} from "../src/core/prompts.ts"
+import { compactionContextText, MARKER, noticesText, preludeText, reminderText } from "../src/core/prompts.ts"
 import {
   asksUser,
   classifyUserMessage,
@@ -89,7 +79,7 @@ function tool(name: string, list: TodoList = OPEN, ok = true) {
 function todo(ops: OpName[], list: TodoList = OPEN, ok = true) {
   return { type: "toolResult", tool: "todo", ok, todoOps: ops, list } satisfies TrackerEvent
 }
-function request(kind: "main" | "title" | "compaction" = "main", list: TodoList = OPEN) {
+function request(kind: "main" | "compaction" = "main", list: TodoList = OPEN) {
   return { type: "modelRequest", kind, list } satisfies TrackerEvent
 }
 function idle(over: Partial<Extract<TrackerEvent, { type: "idle" }>> = {}) {
@@ -253,7 +243,7 @@ describe("asksUser", () => {
 })
 
 describe("eager prelude", () => {
-  const PREFERRED = { type: "attach", text: preludeText("preferred")! }
+  const PREFERRED = { type: "attach", kind: "prelude", text: preludeText("preferred")! }
 
   test("preferred: attached to the first real prompt of a new session", () => {
     const s = new Session()
@@ -262,7 +252,9 @@ describe("eager prelude", () => {
 
   test("always: the must-call text", () => {
     const s = new Session({ ...CFG, eager: "always" })
-    expect(s.send(prompt("Add a login page"))).toEqual([{ type: "attach", text: preludeText("always")! }])
+    expect(s.send(prompt("Add a login page"))).toEqual([
+      { type: "attach", kind: "prelude", text: preludeText("always")! },
+    ])
   })
 
   test("default: nothing", () => {
@@ -317,7 +309,7 @@ describe("eager prelude", () => {
 })
 
 describe("mid-run nudge", () => {
-  const NUDGE = [{ type: "inject", text: nudgeText(OPEN, 12) }]
+  const NUDGE = [{ type: "inject", kind: "nudge", text: noticesText({ nudge: 12 }, OPEN) }]
 
   test("queued at exactly nudgeAfter edits, not one before", () => {
     const s = Session.started()
@@ -330,8 +322,9 @@ describe("mid-run nudge", () => {
   test("delivered once, on a main request only", () => {
     const s = Session.started()
     edits(s, 12)
-    expect(s.send(request("title"))).toEqual([])
-    expect(s.send(request("compaction"))).toEqual([{ type: "inject", text: compactionContextText(OPEN) }])
+    expect(s.send(request("compaction"))).toEqual([
+      { type: "inject", kind: "compaction-context", text: compactionContextText(OPEN) },
+    ])
     expect(s.send(request())).toEqual(NUDGE)
     expect(s.send(request())).toEqual([])
   })
@@ -436,7 +429,9 @@ describe("mid-run nudge", () => {
   test("nudgeAfter is configurable", () => {
     const s = Session.started({ ...CFG, nudgeAfter: 3 })
     edits(s, 3)
-    expect(s.send(request())).toEqual([{ type: "inject", text: nudgeText(OPEN, 3) }])
+    expect(s.send(request())).toEqual([
+      { type: "inject", kind: "nudge", text: noticesText({ nudge: 3 }, OPEN) },
+    ])
   })
 
   test("not without open work: done or only blocked", () => {
@@ -455,7 +450,9 @@ describe("mid-run nudge", () => {
     }
     // The list gains open work (e.g. the user added a task): both nudges are still available.
     s.send(tool("edit", OPEN))
-    expect(s.send(request())).toEqual([{ type: "inject", text: nudgeText(OPEN, 37) }])
+    expect(s.send(request())).toEqual([
+      { type: "inject", kind: "nudge", text: noticesText({ nudge: 37 }, OPEN) },
+    ])
     edits(s, 12)
     expect(s.send(request())).toEqual(NUDGE)
   })
@@ -470,7 +467,9 @@ describe("mid-run nudge", () => {
   test("rendered from the list at delivery", () => {
     const s = Session.started()
     edits(s, 12)
-    expect(s.send(request("main", OPEN_LATER))).toEqual([{ type: "inject", text: nudgeText(OPEN_LATER, 12) }])
+    expect(s.send(request("main", OPEN_LATER))).toEqual([
+      { type: "inject", kind: "nudge", text: noticesText({ nudge: 12 }, OPEN_LATER) },
+    ])
   })
 
   test("dropped if the list has no open work at delivery", () => {
@@ -482,12 +481,12 @@ describe("mid-run nudge", () => {
 })
 
 describe("completion reminder", () => {
-  const REMIND = [{ type: "remind", text: reminderText(OPEN) }]
+  const REMIND = [{ type: "remind", kind: "reminder", text: reminderText(OPEN) }]
 
   test("sent on idle with open work, rendered from that list", () => {
     expect(Session.started().send(idle())).toEqual(REMIND)
     expect(Session.started().send(idle({ list: OPEN_LATER }))).toEqual([
-      { type: "remind", text: reminderText(OPEN_LATER) },
+      { type: "remind", kind: "reminder", text: reminderText(OPEN_LATER) },
     ])
   })
 
@@ -626,7 +625,7 @@ describe("resume notice", () => {
     expect(s.send(request())).toEqual([])
     expect(s.send(pluginMessage(`${MARKER}\nx`))).toEqual([])
     expect(s.send(prompt("continue", { list: OPEN_LATER, isNewSession: false }))).toEqual([
-      { type: "attach", text: resumeText(OPEN_LATER) },
+      { type: "attach", kind: "resume", text: noticesText({ resumed: true }, OPEN_LATER) },
     ])
     expect(s.send(request("main", OPEN_LATER))).toEqual([])
     expect(s.send(prompt("and more", { list: OPEN_LATER, isNewSession: false }))).toEqual([])
@@ -636,7 +635,7 @@ describe("resume notice", () => {
     const s = new Session()
     s.send({ type: "resumed", list: ONLY_BLOCKED })
     expect(s.send(prompt("go", { list: ONLY_BLOCKED, isNewSession: false }))).toEqual([
-      { type: "attach", text: resumeText(ONLY_BLOCKED) },
+      { type: "attach", kind: "resume", text: noticesText({ resumed: true }, ONLY_BLOCKED) },
     ])
   })
 
@@ -661,13 +660,14 @@ describe("resume notice", () => {
 })
 
 describe("compaction notice", () => {
-  test("delivered once on the next main request, never on title or compaction requests", () => {
+  test("delivered once on the next main request, never on the compaction request", () => {
     const s = Session.started()
     s.send({ type: "compacted" })
-    expect(s.send(request("title"))).toEqual([])
-    expect(s.send(request("compaction"))).toEqual([{ type: "inject", text: compactionContextText(OPEN) }])
+    expect(s.send(request("compaction"))).toEqual([
+      { type: "inject", kind: "compaction-context", text: compactionContextText(OPEN) },
+    ])
     expect(s.send(request("main", OPEN_LATER))).toEqual([
-      { type: "inject", text: postCompactionText(OPEN_LATER) },
+      { type: "inject", kind: "compaction", text: noticesText({ compacted: true }, OPEN_LATER) },
     ])
     expect(s.send(request())).toEqual([])
   })
@@ -676,7 +676,9 @@ describe("compaction notice", () => {
     const s = Session.started()
     s.send({ type: "compacted" })
     expect(s.send(prompt("next", { list: OPEN }))).toEqual([])
-    expect(s.send(request())).toEqual([{ type: "inject", text: postCompactionText(OPEN) }])
+    expect(s.send(request())).toEqual([
+      { type: "inject", kind: "compaction", text: noticesText({ compacted: true }, OPEN) },
+    ])
   })
 
   test("nothing to say about an empty list", () => {
@@ -693,7 +695,7 @@ describe("compaction notice", () => {
     s.send({ type: "compacted" })
     const actions = s.send(request())
     expect(actions).toEqual([
-      { type: "inject", text: noticesText({ resumed: true, compacted: true }, OPEN)! },
+      { type: "inject", kind: "notices", text: noticesText({ resumed: true, compacted: true }, OPEN)! },
     ])
     expect(actions[0]!.text.split("Write parser").length).toBe(2)
     expect(s.send(prompt("go", { list: OPEN, isNewSession: false }))).toEqual([])
@@ -704,7 +706,7 @@ describe("compaction notice", () => {
     s.send({ type: "resumed", list: OPEN })
     s.send({ type: "compacted" })
     expect(s.send(prompt("go", { list: OPEN, isNewSession: false }))).toEqual([
-      { type: "attach", text: noticesText({ resumed: true, compacted: true }, OPEN)! },
+      { type: "attach", kind: "notices", text: noticesText({ resumed: true, compacted: true }, OPEN)! },
     ])
     expect(s.send(request())).toEqual([])
   })
@@ -719,10 +721,13 @@ describe("user-edit notice", () => {
     const s = Session.started()
     s.send(first)
     s.send(second)
-    expect(s.send(request("title"))).toEqual([])
-    expect(s.send(request("compaction"))).toEqual([{ type: "inject", text: compactionContextText(OPEN) }])
+    expect(s.send(request("compaction"))).toEqual([
+      { type: "inject", kind: "compaction-context", text: compactionContextText(OPEN) },
+    ])
     const actions = s.send(request("main", OPEN_LATER))
-    expect(actions).toEqual([{ type: "inject", text: userEditText(merged, OPEN_LATER) }])
+    expect(actions).toEqual([
+      { type: "inject", kind: "user-edit", text: noticesText({ edits: merged }, OPEN_LATER) },
+    ])
     expect(actions[0]!.text).toContain("Do not recreate removed tasks")
     expect(s.send(request())).toEqual([])
   })
@@ -732,7 +737,7 @@ describe("user-edit notice", () => {
     s.send(first)
     s.send(second)
     expect(s.send(prompt("ok", { list: OPEN }))).toEqual([
-      { type: "attach", text: userEditText(merged, OPEN) },
+      { type: "attach", kind: "user-edit", text: noticesText({ edits: merged }, OPEN) },
     ])
     expect(s.send(request())).toEqual([])
   })
@@ -750,7 +755,8 @@ describe("user-edit notice", () => {
     expect(s.send(request("main", []))).toEqual([
       {
         type: "inject",
-        text: userEditText({ lines: ["cleared the list"], removed: ["Add tests"], omitted: 0 }, []),
+        kind: "user-edit",
+        text: noticesText({ edits: { lines: ["cleared the list"], removed: ["Add tests"], omitted: 0 } }, []),
       },
     ])
   })
@@ -774,6 +780,7 @@ describe("user-edit notice", () => {
     expect(s.send(request())).toEqual([
       {
         type: "inject",
+        kind: "notices",
         text: noticesText(
           { compacted: true, edits: { lines: ['done "Add tests"'], removed: [], omitted: 0 }, nudge: 12 },
           OPEN,
@@ -789,8 +796,12 @@ describe("real prompt with several notices", () => {
     s.send({ type: "userEdit", lines: ["cleared the list"], removed: [] })
     const actions = s.send(prompt("Build a CLI"))
     expect(actions).toEqual([
-      { type: "attach", text: preludeText("preferred")! },
-      { type: "attach", text: userEditText({ lines: ["cleared the list"], removed: [], omitted: 0 }, []) },
+      { type: "attach", kind: "prelude", text: preludeText("preferred")! },
+      {
+        type: "attach",
+        kind: "user-edit",
+        text: noticesText({ edits: { lines: ["cleared the list"], removed: [], omitted: 0 } }, []),
+      },
     ])
     expect(s.send(request("main", []))).toEqual([])
   })
@@ -813,7 +824,7 @@ test("state stays bounded and serializable over 10,000 events", () => {
       pluginMessage(`${MARKER}\n${i}`, list),
       tool(["edit", "bash", "read", "write"][rand(4)]!, list, rand(5) !== 0),
       todo([(["view", "done", "start"] as const)[rand(3)]!], list),
-      request((["main", "title", "compaction"] as const)[rand(3)], list),
+      request((["main", "compaction"] as const)[rand(2)], list),
       idle({ list, aborted: rand(7) === 0 }),
       { type: "resumed", list },
       { type: "compacted" },

@@ -1,23 +1,22 @@
 import { describe, expect, it } from "vitest"
-import { executeOps } from "../src/core/execute.ts"
 import {
   actionOp,
-  COMMAND_PART_KEY,
-  clipSegments,
   countsText,
-  defaultAppendPhase,
-  displayWidth,
   editorCommand,
   errorLine,
-  latestToolList,
-  lineText,
-  refreshTarget,
-  SIDEBAR_WIDTH,
-  sidebarModel,
   taskActions,
   taskEntries,
-  toolPartList,
-} from "../src/core/tui-model.ts"
+} from "../src/core/dialog-model.ts"
+import { executeOps } from "../src/core/execute.ts"
+import { appendPhase } from "../src/core/list.ts"
+import {
+  clipSegments,
+  displayWidth,
+  lineText,
+  SIDEBAR_WIDTH,
+  sidebarModel,
+} from "../src/core/sidebar-view.ts"
+import { COMMAND_PART_KEY, latestToolList, refreshTarget, toolPartList } from "../src/core/tui-protocol.ts"
 import type { TodoList } from "../src/core/types.ts"
 import { DEFAULT_LIMITS, STATUSES } from "../src/core/types.ts"
 import { phase, task } from "./fixtures/lists.ts"
@@ -211,9 +210,9 @@ describe("dialog entries", () => {
   })
 
   it("appends to the phase in progress, else the last one", () => {
-    expect(defaultAppendPhase(sample)).toBe("Design")
-    expect(defaultAppendPhase([phase("A", task("a")), phase("B", task("b"))])).toBe("B")
-    expect(defaultAppendPhase([])).toBeUndefined()
+    expect(appendPhase(sample)).toBe("Design")
+    expect(appendPhase([phase("A", task("a")), phase("B", task("b"))])).toBe("B")
+    expect(appendPhase([])).toBe("Tasks")
   })
 })
 

@@ -1,18 +1,10 @@
 // Pins the argument parser: explicit ops, the inference matrix, every field error, batches, snapshots.
 
 import { describe, expect, it } from "vitest"
+import { batchError, describeValue, opNameOf, parseOp, parseSnapshot, splitCall } from "../src/core/parse.ts"
 import type { Limits, Op, TodoList } from "../src/core/types.ts"
 import { DEFAULT_LIMITS } from "../src/core/types.ts"
-import {
-  batchError,
-  DEFAULT_PHASE,
-  describeValue,
-  opNameOf,
-  parseArgs,
-  parseOp,
-  parseSnapshot,
-  splitCall,
-} from "../src/core/validate.ts"
+import { DEFAULT_PHASE } from "../src/core/words.ts"
 
 const EMPTY: TodoList = []
 const LIST: TodoList = [{ name: "Build", tasks: [{ text: "A", status: "in_progress" }] }]
@@ -393,7 +385,7 @@ describe("field errors", () => {
   })
 })
 
-describe("splitCall and parseArgs", () => {
+describe("splitCall", () => {
   it("a plain object is one op", () => {
     expect(splitCall({ op: "view" })).toEqual({ ok: true, value: { batch: false, raws: [{ op: "view" }] } })
   })
@@ -430,49 +422,6 @@ describe("splitCall and parseArgs", () => {
     expect(splitCall({ ops: [{ op: "view" }, { op: "view" }, { op: "view" }] }, limits)).toEqual({
       ok: false,
       error: "The call has 3 ops; the limit is 2. Split it into several calls.",
-    })
-  })
-
-  it("parseArgs returns typed ops and whether it was a batch", () => {
-    expect(
-      parseArgs(
-        {
-          ops: [
-            { op: "done", task: "A" },
-            { phase: "P", items: ["x"] },
-          ],
-        },
-        LIST,
-      ),
-    ).toEqual({
-      ok: true,
-      batch: true,
-      value: [
-        { op: "done", target: { kind: "task", text: "A" } },
-        { op: "append", phase: "P", items: ["x"] },
-      ],
-    })
-    expect(parseArgs({ op: "view" }, LIST)).toEqual({ ok: true, batch: false, value: [{ op: "view" }] })
-  })
-
-  it("parseArgs names the failing op of a batch, 1-based in words and 0-based in opIndex", () => {
-    expect(parseArgs({ ops: [{ op: "view" }, { op: "done" }] }, LIST)).toEqual({
-      ok: false,
-      error: 'op 2 (done) failed: done needs "task" (the exact task text) or "phase" (a phase name).',
-      opIndex: 1,
-    })
-    expect(parseArgs({ ops: [{ op: "view" }, { op: "view" }, { op: "finish" }] }, LIST)).toEqual({
-      ok: false,
-      error: `op 3 failed: Unknown op "finish". Use one of: ${OPS}.`,
-      opIndex: 2,
-    })
-  })
-
-  it("parseArgs does not prefix a single op's error", () => {
-    expect(parseArgs({ op: "done" }, LIST)).toEqual({
-      ok: false,
-      error: 'done needs "task" (the exact task text) or "phase" (a phase name).',
-      opIndex: 0,
     })
   })
 

@@ -2,8 +2,10 @@
 // phase names fuzzily (exact, then unique prefix, then unique substring). Pure: the
 // adapters (server command, TUI) carry the plan out.
 
-import { clean, eachTask, preview } from "./list.ts"
+import { appendPhase, clean, eachTask } from "./list.ts"
+import { fail, ok, type Result } from "./result.ts"
 import type { Op, Target, TodoList } from "./types.ts"
+import { preview } from "./words.ts"
 
 export type CommandPlan =
   | { readonly kind: "show" }
@@ -48,7 +50,7 @@ export function resolveTarget(
   list: TodoList,
   typed: string,
   allow: { task: boolean; phase: boolean } = { task: true, phase: true },
-): { ok: true; target: Target } | { ok: false; error: string } {
+): Result<Target> {
   const query = clean(typed)
   const candidates: Candidate[] = []
   if (allow.task) for (const { task } of eachTask(list)) candidates.push({ kind: "task", name: task.text })
@@ -66,10 +68,7 @@ export function resolveTarget(
     const chosen = hits.length > 1 && hits[0]!.kind === "task" && stage === stages[0] ? [hits[0]!] : hits
     if (chosen.length === 1) {
       const hit = chosen[0]!
-      return {
-        ok: true,
-        target: hit.kind === "task" ? { kind: "task", text: hit.name } : { kind: "phase", name: hit.name },
-      }
+      return ok(hit.kind === "task" ? { kind: "task", text: hit.name } : { kind: "phase", name: hit.name })
     }
     if (chosen.length > 1) {
       const shown = chosen
@@ -77,40 +76,27 @@ export function resolveTarget(
         .map((c) => `${c.kind} "${preview(c.name, 50)}"`)
         .join(", ")
       const more = chosen.length > 6 ? ` and ${chosen.length - 6} more` : ""
-      return {
-        ok: false,
-        error: `"${preview(query)}" matches ${chosen.length}: ${shown}${more}. Type more of the name.`,
-      }
+      return fail(`"${preview(query)}" matches ${chosen.length}: ${shown}${more}. Type more of the name.`)
     }
   }
   const what = allow.task && allow.phase ? "task or phase" : allow.task ? "task" : "phase"
-  return { ok: false, error: `No ${what} matches "${preview(query)}". Run /todo to see the list.` }
+  return fail(`No ${what} matches "${preview(query)}". Run /todo to see the list.`)
 }
 
-/** The phase a user-appended task goes to when none is named: the active phase, else the last one. */
-function defaultPhase(list: TodoList): string {
-  for (const { task, phaseIndex } of eachTask(list))
-    if (task.status === "in_progress") return list[phaseIndex]!.name
-  return list.at(-1)?.name ?? "Tasks"
-}
-
-function parseAppend(list: TodoList, rest: string): { ok: true; op: Op } | { ok: false; error: string } {
+function parseAppend(list: TodoList, rest: string): Result<Op> {
   const trimmed = rest.trim()
-  if (trimmed === "") return { ok: false, error: 'append needs a task: /todo append ["phase"] <task>' }
+  if (trimmed === "") return fail('append needs a task: /todo append ["phase"] <task>')
   const quoted = /^(["'])(.*?)\1\s+(.+)$/s.exec(trimmed)
-  if (quoted) return { ok: true, op: { op: "append", phase: clean(quoted[2]!), items: [clean(quoted[3]!)] } }
+  if (quoted) return ok({ op: "append", phase: clean(quoted[2]!), items: [clean(quoted[3]!)] })
   // An unquoted first word names a phase only when it is exactly an existing phase's name.
   const [first = "", ...words] = trimmed.split(/\s+/)
   if (words.length > 0 && list.some((phase) => phase.name === first))
-    return { ok: true, op: { op: "append", phase: first, items: [words.join(" ")] } }
-  return { ok: true, op: { op: "append", phase: defaultPhase(list), items: [trimmed] } }
+    return ok({ op: "append", phase: first, items: [words.join(" ")] })
+  return ok({ op: "append", phase: appendPhase(list), items: [trimmed] })
 }
 
 /** Parses the text after `/todo` into a plan. Never throws; unknown verbs are errors with usage. */
-export function parseCommand(
-  input: string,
-  list: TodoList,
-): { ok: true; plan: CommandPlan } | { ok: false; error: string } {
+export function parseCommand(input: string, list: TodoList): Result<CommandPlan> {
   const trimmed = input.trim()
   const verbMatch = /^(\S+)\s*(.*)$/s.exec(trimmed)
   const verb = verbMatch?.[1]?.toLowerCase() ?? ""
@@ -123,24 +109,24 @@ export function parseCommand(
     case "show":
     case "view":
     case "list":
-      return { ok: true, plan: { kind: "show" } }
+      return ok({ kind: "show" })
     case "help":
-      return { ok: true, plan: { kind: "help" } }
+      return ok({ kind: "help" })
     case "copy":
-      return { ok: true, plan: { kind: "copy" } }
+      return ok({ kind: "copy" })
     case "edit":
-      return { ok: true, plan: { kind: "edit" } }
+      return ok({ kind: "edit" })
     case "export": {
       const force = tokens.includes("--force") || tokens.includes("-f")
       const path = tokens.filter((t) => t !== "--force" && t !== "-f").join(" ")
-      return { ok: true, plan: { kind: "export", force, ...(path ? { path } : {}) } }
+      return ok({ kind: "export", force, ...(path ? { path } : {}) })
     }
     case "import":
-      return { ok: true, plan: { kind: "import", ...(arg ? { path: arg } : {}) } }
+      return ok({ kind: "import", ...(arg ? { path: arg } : {}) })
     case "append":
     case "add": {
       const parsed = parseAppend(list, rest)
-      return parsed.ok ? { ok: true, plan: { kind: "ops", verb: "append", ops: [parsed.op] } } : parsed
+      return parsed.ok ? ok({ kind: "ops", verb: "append", ops: [parsed.value] }) : parsed
     }
     case "start":
     case "done":
@@ -149,32 +135,28 @@ export function parseCommand(
     case "unblock": {
       if (arg === "") {
         if (verb === "start" || verb === "unblock")
-          return {
-            ok: false,
-            error: `${verb} needs a ${verb === "start" ? "task" : "task or phase"}: /todo ${verb} <name>`,
-          }
-        return { ok: true, plan: { kind: "ops", verb, ops: [{ op: verb, target: { kind: "all" } }] } }
+          return fail(`${verb} needs a ${verb === "start" ? "task" : "task or phase"}: /todo ${verb} <name>`)
+        return ok({ kind: "ops", verb, ops: [{ op: verb, target: { kind: "all" } }] })
       }
       const resolved = resolveTarget(list, arg, { task: true, phase: verb !== "start" })
       if (!resolved.ok) return resolved
-      const target = resolved.target
+      const target = resolved.value
       const op: Op =
         verb === "start" && target.kind === "task" ? { op: "start", target } : { op: verb as "done", target }
-      return { ok: true, plan: { kind: "ops", verb, ops: [op] } }
+      return ok({ kind: "ops", verb, ops: [op] })
     }
     case "block": {
       const [name = "", reason = ""] = rest.split(/\s--\s|\s--$/, 2).map((s) => s.trim())
       const nameText = tokenize(name).join(" ")
-      if (nameText === "")
-        return { ok: false, error: "block needs a task or phase: /todo block <name> [-- reason]" }
+      if (nameText === "") return fail("block needs a task or phase: /todo block <name> [-- reason]")
       const resolved = resolveTarget(list, nameText)
       if (!resolved.ok) return resolved
       const op: Op = reason
-        ? { op: "block", target: resolved.target, reason }
-        : { op: "block", target: resolved.target }
-      return { ok: true, plan: { kind: "ops", verb, ops: [op] } }
+        ? { op: "block", target: resolved.value, reason }
+        : { op: "block", target: resolved.value }
+      return ok({ kind: "ops", verb, ops: [op] })
     }
     default:
-      return { ok: false, error: `Unknown /todo verb "${preview(verb, 30)}".\n${COMMAND_USAGE}` }
+      return fail(`Unknown /todo verb "${preview(verb, 30)}".\n${COMMAND_USAGE}`)
   }
 }

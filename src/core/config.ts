@@ -1,6 +1,7 @@
 // Layered configuration: built-in defaults < global todo.json < project todo.json < environment < plugin options.
 // Pure: callers read the files and the environment and pass their contents in; every problem becomes a warning.
 
+import { fail, isRecord, ok, type Result } from "./result.ts"
 import { DEFAULT_LIMITS, type Limits } from "./types.ts"
 
 export const EAGER_MODES = ["default", "preferred", "always"] as const
@@ -101,29 +102,30 @@ function shown(value: unknown): string {
   return text.length <= 60 ? text : `${text.slice(0, 59)}…`
 }
 
-function checkJson(rule: Rule, value: unknown): { ok: true; value: Config[Key] } | { ok: false } {
-  if (rule.kind === "bool") return typeof value === "boolean" ? { ok: true, value } : { ok: false }
+function checkJson(rule: Rule, value: unknown): Result<Config[Key]> {
+  if (rule.kind === "bool") return typeof value === "boolean" ? ok(value) : fail(expected(rule))
   if (rule.kind === "int")
     return typeof value === "number" && Number.isInteger(value) && value >= rule.min && value <= rule.max
-      ? { ok: true, value }
-      : { ok: false }
+      ? ok(value)
+      : fail(expected(rule))
   return typeof value === "string" && rule.values.includes(value)
-    ? { ok: true, value: value as EagerMode }
-    : { ok: false }
+    ? ok(value as EagerMode)
+    : fail(expected(rule))
 }
 
 const TRUE_WORDS = new Set(["true", "1", "yes", "on"])
 const FALSE_WORDS = new Set(["false", "0", "no", "off"])
 
 // Environment values are strings typed by hand, so they are trimmed and case-insensitive.
-function checkEnv(rule: Rule, raw: string): { ok: true; value: Config[Key] } | { ok: false } {
+function checkEnv(rule: Rule, raw: string): Result<Config[Key]> {
   const text = raw.trim().toLowerCase()
   if (rule.kind === "bool") {
-    if (TRUE_WORDS.has(text)) return { ok: true, value: true }
-    if (FALSE_WORDS.has(text)) return { ok: true, value: false }
-    return { ok: false }
+    if (TRUE_WORDS.has(text)) return ok(true)
+    if (FALSE_WORDS.has(text)) return ok(false)
+    return fail(expected(rule))
   }
-  if (rule.kind === "int") return /^[+-]?\d+$/.test(text) ? checkJson(rule, Number(text)) : { ok: false }
+  if (rule.kind === "int")
+    return /^[+-]?\d+$/.test(text) ? checkJson(rule, Number(text)) : fail(expected(rule))
   return checkJson(rule, text)
 }
 
@@ -180,12 +182,12 @@ function parseFile(
 
 function asObject(value: unknown, source: string, warnings: string[]): Record<string, unknown> | undefined {
   if (value === undefined) return undefined
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+  if (!isRecord(value)) {
     const got = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`
     warnings.push(`${source}: expected an object of settings, got ${got}; ignored.`)
     return undefined
   }
-  return value as Record<string, unknown>
+  return value
 }
 
 function objectLayer(obj: Record<string, unknown> | undefined, source: string, warnings: string[]): Layer {

@@ -2,16 +2,9 @@
 // mechanism for every user-side change (/todo verbs, editor, import), so the model
 // is told the same way whichever path the user took.
 
-import { eachTask, preview } from "./list.ts"
+import { eachTask } from "./list.ts"
 import type { TaskStatus, TodoList } from "./types.ts"
-
-const WORD: Record<TaskStatus, string> = {
-  pending: "pending",
-  in_progress: "in progress",
-  completed: "done",
-  abandoned: "dropped",
-  blocked: "blocked",
-}
+import { preview, STATUS_WORDS } from "./words.ts"
 
 export interface ListDiff {
   /** One line per change, e.g. `done "Write parser"`, `added "Docs" to "Ship"`, `removed "Old"`. */
@@ -48,7 +41,7 @@ export function diffLists(before: TodoList, after: TodoList): ListDiff {
     const old = beforeTasks.get(task.text)
     const name = `"${preview(task.text)}"`
     if (!old) {
-      lines.push(`added ${name} to "${preview(phase)}" (${WORD[task.status]})`)
+      lines.push(`added ${name} to "${preview(phase)}" (${STATUS_WORDS[task.status]})`)
       continue
     }
     if (old.phase !== phase) lines.push(`moved ${name} to "${preview(phase)}"`)
@@ -56,7 +49,7 @@ export function diffLists(before: TodoList, after: TodoList): ListDiff {
       lines.push(
         task.status === "blocked" && task.blocker
           ? `blocked ${name} (${preview(task.blocker)})`
-          : `${name}: ${WORD[old.status]} -> ${WORD[task.status]}`,
+          : `${name}: ${STATUS_WORDS[old.status]} -> ${STATUS_WORDS[task.status]}`,
       )
     else if (task.status === "blocked" && old.blocker !== task.blocker)
       lines.push(`blocked ${name} (${preview(task.blocker ?? "no reason")})`)

@@ -1,10 +1,12 @@
 // Runs one tool call against a list: parse, apply each op in order with normalization, all-or-nothing.
 // The single entry point the tool and the /todo command use to change a list.
 
-import { applyOp, normalize } from "./state.ts"
-import type { Change, Limits, Op, OpName, Result, TodoList } from "./types.ts"
+import { batchError, opNameOf, parseOp, splitCall } from "./parse.ts"
+import { applyOp, normalize } from "./reducers.ts"
+import type { Result } from "./result.ts"
+import type { Change, Limits, Op, OpName, TodoList } from "./types.ts"
 import { DEFAULT_LIMITS } from "./types.ts"
-import { batchError, opNameOf, parseOp, splitCall } from "./validate.ts"
+import { tooManyOpsText } from "./words.ts"
 
 export interface ExecuteSuccess {
   readonly ok: true
@@ -75,10 +77,6 @@ export function executeOps(
   limits: Limits = DEFAULT_LIMITS,
 ): ExecuteResult {
   if (ops.length > limits.maxOpsPerCall)
-    return {
-      ok: false,
-      list,
-      error: `The call has ${ops.length} ops; the limit is ${limits.maxOpsPerCall}. Split it into several calls.`,
-    }
+    return { ok: false, list, error: tooManyOpsText(ops.length, limits.maxOpsPerCall) }
   return run(list, ops.length, ops.length > 1, limits, (i) => ({ ok: true, value: ops[i]! }))
 }

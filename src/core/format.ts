@@ -4,28 +4,7 @@
 import type { ExecuteResult } from "./execute.ts"
 import { counts, countTasks, inProgressTask, nextPendingTask } from "./list.ts"
 import type { Change, Op, Task, TaskStatus, TodoList } from "./types.ts"
-
-/** One marker per status, the same everywhere a task is printed. The tool description explains them. */
-export const GLYPHS: Readonly<Record<TaskStatus, string>> = {
-  pending: "[ ]",
-  in_progress: "[>]",
-  completed: "[x]",
-  abandoned: "[-]",
-  blocked: "[!]",
-}
-
-/** User-facing status words ("abandoned" reads as "dropped", "completed" as "done"). */
-export const STATUS_WORDS: Readonly<Record<TaskStatus, string>> = {
-  pending: "pending",
-  in_progress: "in progress",
-  completed: "done",
-  abandoned: "dropped",
-  blocked: "blocked",
-}
-
-function quote(text: string): string {
-  return `"${text}"`
-}
+import { progressText, quote, STATUS_BOXES, STATUS_WORDS } from "./words.ts"
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`
@@ -38,7 +17,7 @@ function names(texts: readonly string[]): string {
 }
 
 export function formatTask(task: Task): string {
-  const line = `${GLYPHS[task.status]} ${task.text}`
+  const line = `${STATUS_BOXES[task.status]} ${task.text}`
   return task.status === "blocked" && task.blocker !== undefined ? `${line} (blocked: ${task.blocker})` : line
 }
 
@@ -48,8 +27,7 @@ export function summaryLine(list: TodoList): string {
   if (c.total === 0) return list.length === 0 ? "The list is empty." : "The list has no tasks."
   if (c.closed === c.total) return c.total === 1 ? "The only task is closed." : `All ${c.total} tasks closed.`
   const next = nextPendingTask(list)
-  let tail = `${c.closed}/${c.total} done`
-  if (c.blocked > 0) tail += `, ${c.blocked} blocked`
+  let tail = progressText(c)
   // Only blocked tasks left open: say so, or the model may think something is still running.
   if (c.inProgress === 0 && c.pending === 0) tail += ", none in progress"
   return next ? `Next: ${quote(next.task.text)}. ${tail}.` : `${tail}.`

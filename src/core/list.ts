@@ -2,6 +2,8 @@
 // (init, import, edit, stored snapshots all go through `checkList`).
 
 import type { Counts, Limits, Phase, Task, TodoList } from "./types.ts"
+import { OPEN } from "./types.ts"
+import { DEFAULT_PHASE, preview } from "./words.ts"
 
 export interface Located {
   readonly task: Task
@@ -79,10 +81,23 @@ export function nextPendingTask(list: TodoList): Located | undefined {
   return undefined
 }
 
-export function hasOpenWork(list: TodoList): boolean {
+/** True when a task is pending or in progress: work the agent can do now (blocked tasks wait on something else). */
+export function hasActionableTask(list: TodoList): boolean {
   for (const { task } of eachTask(list))
     if (task.status === "pending" || task.status === "in_progress") return true
   return false
+}
+
+/** True when any task is open: pending, in progress or blocked. */
+export function hasOpenTask(list: TodoList): boolean {
+  for (const { task } of eachTask(list)) if (OPEN.has(task.status)) return true
+  return false
+}
+
+/** The phase a task the user appends goes to unless another is named: the one in progress, else the last. */
+export function appendPhase(list: TodoList): string {
+  const current = inProgressTask(list)
+  return current ? list[current.phaseIndex]!.name : (list.at(-1)?.name ?? DEFAULT_PHASE)
 }
 
 const ID_LIKE = /^(?:task|item|todo|phase|step)?[-_ #]?\d+$/i
@@ -102,12 +117,6 @@ export function checkText(text: string, what: string, limits: Limits): string | 
   if (text.length > limits.maxTaskChars)
     return `${what} "${preview(text)}" is ${text.length} characters; the limit is ${limits.maxTaskChars}. Shorten it.`
   return undefined
-}
-
-/** Shortens text for error messages so a runaway input does not flood the reply. */
-export function preview(text: string, max = 60): string {
-  const flat = text.replace(/[\r\n]+/g, " ")
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`
 }
 
 /**

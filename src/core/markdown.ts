@@ -29,32 +29,22 @@
  *   blocked task; blank lines may sit between. One per task.
  * - Headings of depth 1 to 6 name phases. The first heading is instead the document title when it
  *   has a single `#`, no task comes before it and it is the only single-`#` heading in the file.
- * - Tasks before the first phase heading go into a phase named "Tasks".
+ * - Tasks before the first phase heading go into a phase named "Tasks" (DEFAULT_PHASE).
  * - Anything else is an error naming its 1-based line. Duplicates are errors naming both lines.
  *   The whole list then goes through checkList. Parse never normalizes (two in-progress tasks stay
  *   as written) and never returns a partial list.
  */
 
-import { checkList, checkText, preview } from "./list.ts"
-import type { Limits, Result, Task, TaskStatus, TodoList } from "./types.ts"
+import { checkList, checkText } from "./list.ts"
+import type { Result } from "./result.ts"
+import type { Limits, Task, TaskStatus, TodoList } from "./types.ts"
 import { DEFAULT_LIMITS } from "./types.ts"
+import { DEFAULT_PHASE, preview, STATUS_BOXES } from "./words.ts"
 
 /** First line of every export; its presence lets a caller refuse to overwrite a foreign file. */
 export const EXPORT_MARKER = "<!-- opencode-todo -->"
 export const DOCUMENT_TITLE = "# Todo"
-/** Phase that collects tasks written above the first phase heading. */
-export const DEFAULT_PHASE = "Tasks"
-
-/** The mark each status renders with. */
-export const MARK: Readonly<Record<TaskStatus, string>> = {
-  pending: " ",
-  in_progress: ">",
-  completed: "x",
-  abandoned: "-",
-  blocked: "!",
-}
-
-/** Marks accepted on import; a superset of MARK so hand-written variants read too. */
+/** Marks accepted on import; a superset of the STATUS_BOXES marks so hand-written variants read too. */
 const MARK_STATUS: Readonly<Record<string, TaskStatus>> = {
   " ": "pending",
   ">": "in_progress",
@@ -80,7 +70,7 @@ export function renderMarkdown(list: TodoList): string {
   for (const phase of list) {
     out.push("", `## ${phase.name}`)
     for (const task of phase.tasks) {
-      out.push(`- [${MARK[task.status]}] ${task.text}`)
+      out.push(`- ${STATUS_BOXES[task.status]} ${task.text}`)
       // A stray blocker on a non-blocked task would not parse back; valid lists never carry one.
       if (task.status === "blocked" && task.blocker !== undefined)
         out.push(`${BLOCKER_PREFIX}${task.blocker}`)

@@ -5,6 +5,7 @@ import type { EagerMode } from "./config.ts"
 import { formatPhases } from "./format.ts"
 import { inProgressTask, nextPendingTask } from "./list.ts"
 import type { TodoList } from "./types.ts"
+import { quote } from "./words.ts"
 
 /**
  * Starts every injected text. It tells the model the message is automatic, so it does not treat a reminder
@@ -32,6 +33,10 @@ Ops (field op):
 Batch: ops:[{op,...},...] applies all or nothing.
 One task is in progress at a time; when it is done the next pending one starts automatically. Mark each task done as soon as it is finished, not all at the end. Block a task with a reason when it waits on something external (the user, access, CI).`
 
+/** The todo tool's answer in a subagent session: the list belongs to the main session the user watches. */
+export const SUBAGENT_REFUSAL =
+  "Error: the todo list belongs to the main session; a subagent reports its progress in its final answer instead. Nothing was changed."
+
 /** One short description per tool argument, for the JSON schema. */
 export const ARG_DESCRIPTIONS = {
   op: "init, start, done, drop, block, unblock, rm, append or view",
@@ -42,10 +47,6 @@ export const ARG_DESCRIPTIONS = {
   list: "init: the whole plan, [{phase, items}] in order",
   ops: "Several ops applied in order, all or nothing",
 } as const
-
-function quoted(text: string): string {
-  return `"${text}"`
-}
 
 function withMarker(lines: readonly string[]): string {
   return [MARKER, ...lines].join("\n")
@@ -88,7 +89,7 @@ function editLines(edits: EditSummary): string[] {
   if (edits.omitted > 0) lines.push(`  (${edits.omitted} earlier changes not shown)`)
   for (const line of edits.lines) lines.push(`  ${line}`)
   if (edits.removed.length > 0)
-    lines.push(`Do not recreate removed tasks (${edits.removed.map(quoted).join(", ")}).`)
+    lines.push(`Do not recreate removed tasks (${edits.removed.map(quote).join(", ")}).`)
   return lines
 }
 
@@ -99,8 +100,8 @@ function nudgeLines(list: TodoList, edits: number): string[] {
   const current = inProgressTask(list)
   const next = nextPendingTask(list)
   const where: string[] = []
-  if (current) where.push(`In progress: ${quoted(current.task.text)}.`)
-  if (next) where.push(`Next: ${quoted(next.task.text)}.`)
+  if (current) where.push(`In progress: ${quote(current.task.text)}.`)
+  if (next) where.push(`Next: ${quote(next.task.text)}.`)
   if (where.length > 0) lines.push(where.join(" "))
   return lines
 }
@@ -126,26 +127,6 @@ export function noticesText(notices: Notices, list: TodoList): string | undefine
   return lines.length === 0 ? undefined : withMarker(lines)
 }
 
-/** Resume notice: the session's list was restored from an earlier run. */
-export function resumeText(list: TodoList): string {
-  return noticesText({ resumed: true }, list)!
-}
-
-/** Post-compaction notice: the list, once, after the conversation was summarised. */
-export function postCompactionText(list: TodoList): string {
-  return noticesText({ compacted: true }, list)!
-}
-
-/** User-edit notice: what the user changed via /todo. */
-export function userEditText(edits: EditSummary, list: TodoList): string {
-  return noticesText({ edits }, list)!
-}
-
-/** Mid-run nudge: many edits without a todo update. */
-export function nudgeText(list: TodoList, edits: number): string {
-  return withMarker(nudgeLines(list, edits))
-}
-
 /** Context handed to the summarizer when the conversation is compacted. */
 export function compactionContextText(list: TodoList): string {
   return withMarker([
@@ -162,12 +143,12 @@ export function reminderText(list: TodoList): string {
   const open: string[] = []
   const blocked: string[] = []
   const current = inProgressTask(list)
-  if (current) open.push(`  ${quoted(current.task.text)} (in progress)`)
+  if (current) open.push(`  ${quote(current.task.text)} (in progress)`)
   for (const phase of list)
     for (const task of phase.tasks) {
-      if (task.status === "pending") open.push(`  ${quoted(task.text)}`)
+      if (task.status === "pending") open.push(`  ${quote(task.text)}`)
       else if (task.status === "blocked")
-        blocked.push(`  ${quoted(task.text)}${task.blocker ? ` (${task.blocker})` : ""}`)
+        blocked.push(`  ${quote(task.text)}${task.blocker ? ` (${task.blocker})` : ""}`)
     }
   const lines = ["You stopped, but the todo list still has open tasks:", ...capped(open)]
   if (blocked.length > 0) lines.push("Blocked (not counted):", ...capped(blocked))
@@ -213,7 +194,7 @@ export function commandReplyText(report: CommandReport): string {
     lines.push("The user changed the todo list with /todo:")
     for (const line of changes) lines.push(`  ${line}`)
     const removed = report.removed ?? []
-    if (removed.length > 0) lines.push(`Do not recreate removed tasks (${removed.map(quoted).join(", ")}).`)
+    if (removed.length > 0) lines.push(`Do not recreate removed tasks (${removed.map(quote).join(", ")}).`)
   } else {
     const what = report.action ?? `viewed ${report.shown ?? "the todo list"}`
     lines.push(`The user ${what} with /todo; nothing changed.`)

@@ -1,8 +1,9 @@
 // Per-session state machine deciding when the plugin speaks to the model: eager prelude, mid-run nudges,
 // completion reminders and one-shot notices. Pure: (state, event, config) -> { state, actions }.
+// The session step (session.ts) turns host events into these events; this module owns the speaking rules.
 
 import type { Config } from "./config.ts"
-import { eachTask, hasOpenWork } from "./list.ts"
+import { hasActionableTask, hasOpenTask } from "./list.ts"
 import {
   compactionContextText,
   type EditSummary,
@@ -13,6 +14,7 @@ import {
   reminderText,
 } from "./prompts.ts"
 import type { OpName, TodoList } from "./types.ts"
+import { TODO_TOOL } from "./words.ts"
 
 /** Tools whose successful results count as edits for the mid-run nudge. */
 export const MUTATING_TOOLS: ReadonlySet<string> = new Set([
@@ -87,8 +89,11 @@ export type TrackerEvent =
       /** The list after the call. */
       readonly list: TodoList
     }
-  /** A model request is about to be made. Only "main" requests carry notices. */
-  | { readonly type: "modelRequest"; readonly kind: "main" | "title" | "compaction"; readonly list: TodoList }
+  /**
+   * A model request is about to be made. A "main" request carries the notices that are due; the summarizer's
+   * request ("compaction") carries the list as context for the summary, and no notices.
+   */
+  | { readonly type: "modelRequest"; readonly kind: "main" | "compaction"; readonly list: TodoList }
   /** The agent stopped. */
   | {
       readonly type: "idle"
@@ -108,13 +113,29 @@ export type TrackerEvent =
   /** The user changed the list (via /todo or the sidebar). */
   | { readonly type: "userEdit"; readonly lines: readonly string[]; readonly removed: readonly string[] }
 
-export type TrackerAction =
-  /** Add as a hidden part of the user message being sent. */
-  | { readonly type: "attach"; readonly text: string }
-  /** Add to the model request being made. */
-  | { readonly type: "inject"; readonly text: string }
-  /** Start a new turn with this hidden message. */
-  | { readonly type: "remind"; readonly text: string }
+/**
+ * What a text says. One delivery may carry several one-shot notices in one text (the list shown once):
+ * such a text is "notices"; a text with one notice has that notice's kind.
+ */
+export type NoticeKind =
+  | "prelude"
+  | "reminder"
+  | "nudge"
+  | "resume"
+  | "compaction"
+  | "compaction-context"
+  | "user-edit"
+  | "notices"
+
+export interface TrackerAction {
+  /**
+   * "attach": add as a hidden part of the user message being sent; "inject": add to the model request being
+   * made; "remind": start a new turn with this hidden message.
+   */
+  readonly type: "attach" | "inject" | "remind"
+  readonly kind: NoticeKind
+  readonly text: string
+}
 
 export interface Step {
   readonly state: TrackerState
@@ -204,12 +225,6 @@ export function classifyUserMessage(parts: readonly MessagePart[]): MessageKind 
 // A prompt ending in a question or an exclamation is a question or a quick remark, not a plan-worthy task.
 const PROMPT_NO_PLAN_END = /[?!\uFF1F\uFF01\u061F\u037E\u2E2E]$/u
 
-function hasAnyOpenTask(list: TodoList): boolean {
-  for (const { task } of eachTask(list))
-    if (task.status !== "completed" && task.status !== "abandoned") return true
-  return false
-}
-
 function mergeEdits(
   prev: EditSummary | null,
   lines: readonly string[],
@@ -226,22 +241,32 @@ function mergeEdits(
   }
 }
 
+const NOTICE_KINDS: Readonly<Record<keyof Notices, NoticeKind>> = {
+  resumed: "resume",
+  compacted: "compaction",
+  edits: "user-edit",
+  nudge: "nudge",
+}
+
 /**
- * Renders the notices `take` selects from what is pending, and returns what stays pending.
+ * Renders the notices `take` selects from what is pending as one action, and returns what stays pending.
  * Resume and compaction notices about a list with nothing open are dropped: there is nothing to continue.
  */
 function deliver(
+  type: "attach" | "inject",
   pending: TrackerState["pending"],
   list: TodoList,
   take: { resume: boolean; compaction: boolean; edits: boolean; nudge: boolean },
-): { text: string | undefined; pending: TrackerState["pending"] } {
+): { actions: TrackerAction[]; pending: TrackerState["pending"] } {
   const notices: { -readonly [K in keyof Notices]: Notices[K] } = {}
-  if (take.resume && pending.resume && hasAnyOpenTask(list)) notices.resumed = true
+  if (take.resume && pending.resume && hasOpenTask(list)) notices.resumed = true
   if (take.compaction && pending.compaction && list.length > 0) notices.compacted = true
   if (take.edits && pending.edits) notices.edits = pending.edits
-  if (take.nudge && pending.nudge > 0 && hasOpenWork(list)) notices.nudge = pending.nudge
+  if (take.nudge && pending.nudge > 0 && hasActionableTask(list)) notices.nudge = pending.nudge
+  const text = noticesText(notices, list)
+  const kinds = (Object.keys(notices) as (keyof Notices)[]).map((key) => NOTICE_KINDS[key])
   return {
-    text: noticesText(notices, list),
+    actions: text === undefined ? [] : [{ type, kind: kinds.length === 1 ? kinds[0]! : "notices", text }],
     pending: {
       resume: take.resume ? false : pending.resume,
       compaction: take.compaction ? false : pending.compaction,
@@ -263,7 +288,7 @@ export function stepTracker(state: TrackerState, event: TrackerEvent, config: Tr
       return onIdle(state, event, config)
     case "resumed":
       return {
-        state: { ...state, resumed: true, pending: { ...state.pending, resume: hasAnyOpenTask(event.list) } },
+        state: { ...state, resumed: true, pending: { ...state.pending, resume: hasOpenTask(event.list) } },
         actions: [],
       }
     case "compacted":
@@ -300,17 +325,17 @@ function onUserMessage(
     !PROMPT_NO_PLAN_END.test(prompt)
   ) {
     const prelude = preludeText(config.eager)
-    if (prelude) actions.push({ type: "attach", text: prelude })
+    if (prelude) actions.push({ type: "attach", kind: "prelude", text: prelude })
   }
   // A compaction notice rides along only when a resume notice goes out too, so the list is shown once.
   const both = state.pending.resume && state.pending.compaction
-  const out = deliver(state.pending, event.list, {
+  const out = deliver("attach", state.pending, event.list, {
     resume: true,
     compaction: both,
     edits: true,
     nudge: false,
   })
-  if (out.text) actions.push({ type: "attach", text: out.text })
+  actions.push(...out.actions)
   return {
     state: {
       ...state,
@@ -334,7 +359,7 @@ function onToolResult(
   config: TrackerConfig,
 ): Step {
   if (!event.ok) return { state, actions: [] }
-  if (event.tool === "todo") {
+  if (event.tool === TODO_TOOL) {
     // Missing op names are treated as an update: the adapter should always pass them.
     const onlyView = event.todoOps?.every((op) => op === "view") === true
     if (onlyView) return { state, actions: [] }
@@ -352,7 +377,7 @@ function onToolResult(
     !state.subagent &&
     state.pending.nudge === 0 &&
     state.nudges < config.nudgesMax &&
-    hasOpenWork(event.list)
+    hasActionableTask(event.list)
   if (!due) return { state: { ...state, edits, paused: false }, actions: [] }
   return {
     state: {
@@ -367,20 +392,21 @@ function onToolResult(
 }
 
 function onModelRequest(state: TrackerState, event: Extract<TrackerEvent, { type: "modelRequest" }>): Step {
-  if (event.kind === "title") return { state, actions: [] }
   if (event.kind === "compaction")
     return event.list.length > 0
-      ? { state, actions: [{ type: "inject", text: compactionContextText(event.list) }] }
+      ? {
+          state,
+          actions: [{ type: "inject", kind: "compaction-context", text: compactionContextText(event.list) }],
+        }
       : { state, actions: [] }
   // Resume waits for a real prompt, unless a compaction notice is going out and can carry it.
-  const out = deliver(state.pending, event.list, {
+  const out = deliver("inject", state.pending, event.list, {
     resume: state.pending.compaction,
     compaction: true,
     edits: true,
     nudge: true,
   })
-  const actions: TrackerAction[] = out.text ? [{ type: "inject", text: out.text }] : []
-  return { state: { ...state, pending: out.pending }, actions }
+  return { state: { ...state, pending: out.pending }, actions: out.actions }
 }
 
 function onIdle(
@@ -400,11 +426,11 @@ function onIdle(
     event.userMessageWaiting ||
     event.errored ||
     event.openQuestion ||
-    !hasOpenWork(event.list) ||
+    !hasActionableTask(event.list) ||
     asksUser(event.lastAssistantText)
   if (quiet) return { state: base, actions: [] }
   return {
     state: { ...base, reminders: base.reminders + 1, paused: true },
-    actions: [{ type: "remind", text: reminderText(event.list) }],
+    actions: [{ type: "remind", kind: "reminder", text: reminderText(event.list) }],
   }
 }

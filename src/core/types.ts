@@ -1,5 +1,5 @@
-// The todo list's data model and the typed shape of every op. Everything the
-// core passes around is defined here, so the other modules agree on one vocabulary.
+// The todo list's data model, the typed shape of every op and change, and the limits. The core's modules
+// pass these around; how a status is written lives in words.ts.
 
 export const STATUSES = ["pending", "in_progress", "completed", "abandoned", "blocked"] as const
 export type TaskStatus = (typeof STATUSES)[number]
@@ -29,6 +29,16 @@ export type Target =
   | { readonly kind: "task"; readonly text: string }
   | { readonly kind: "phase"; readonly name: string }
   | { readonly kind: "all" }
+
+/**
+ * A task target that may also name the phase the task is expected in (the model gave both `task` and `phase`).
+ * It is structurally a task Target, so it travels inside an Op; the reducers check the phase when present.
+ */
+export interface ScopedTaskTarget {
+  readonly kind: "task"
+  readonly text: string
+  readonly phase?: string
+}
 
 export interface PhaseSpec {
   readonly phase: string
@@ -113,7 +123,3 @@ export const DEFAULT_LIMITS: Limits = {
   maxPhases: 30,
   maxOpsPerCall: 50,
 }
-
-export type Result<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: string }

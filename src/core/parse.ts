@@ -1,37 +1,28 @@
 // Turns untrusted tool arguments (JSON written by a model) into typed ops: batch splitting, op inference,
 // field checks; and parses stored snapshots. Errors name the field and what was expected, so a retry can succeed.
 
-import { checkList, checkText, clean, preview } from "./list.ts"
-import type { ScopedTaskTarget } from "./state.ts"
+import { checkList, checkText, clean } from "./list.ts"
+import { fail, isRecord, ok, type Result } from "./result.ts"
 import type {
   Limits,
   Op,
   OpName,
   Phase,
   PhaseSpec,
-  Result,
+  ScopedTaskTarget,
   Target,
   Task,
   TaskStatus,
   TodoList,
 } from "./types.ts"
 import { DEFAULT_LIMITS, OP_NAMES, STATUSES } from "./types.ts"
+import { DEFAULT_PHASE, foldLine, preview, tooManyOpsText } from "./words.ts"
 
 type Obj = Readonly<Record<string, unknown>>
 
 const FIELDS = ["op", "ops", "task", "phase", "reason", "items", "list"] as const
 const KNOWN: ReadonlySet<string> = new Set(FIELDS)
 const OP_LIST = OP_NAMES.join(", ")
-/** The phase `init {items}` files its tasks under when no phase is given. */
-export const DEFAULT_PHASE = "Tasks"
-
-const ok = <T>(value: T): Result<T> => ({ ok: true, value })
-const fail = <T>(error: string): Result<T> => ({ ok: false, error })
-
-function isObject(value: unknown): value is Obj {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-}
-
 /** How an error names what it got instead: "a string", "an empty array", "nothing". */
 export function describeValue(value: unknown): string {
   if (value === undefined) return "nothing"
@@ -75,7 +66,7 @@ export interface SplitCall {
 
 /** Splits a call into raw ops: `{ops: [...]}` is a batch, anything else one op. */
 export function splitCall(raw: unknown, limits: Limits = DEFAULT_LIMITS): Result<SplitCall> {
-  if (!isObject(raw))
+  if (!isRecord(raw))
     return fail(`Arguments must be an object with "op" and its fields; got ${describeValue(raw)}.`)
   const ops = raw.ops
   const beside = FIELDS.filter((key) => key !== "ops" && present(raw[key]))
@@ -90,10 +81,7 @@ export function splitCall(raw: unknown, limits: Limits = DEFAULT_LIMITS): Result
     return fail(
       `Give either "ops" (a batch) or one op's fields, not both; found ${beside.map((k) => `"${k}"`).join(", ")} beside "ops".`,
     )
-  if (ops.length > limits.maxOpsPerCall)
-    return fail(
-      `The call has ${ops.length} ops; the limit is ${limits.maxOpsPerCall}. Split it into several calls.`,
-    )
+  if (ops.length > limits.maxOpsPerCall) return fail(tooManyOpsText(ops.length, limits.maxOpsPerCall))
   return ok({ batch: true, raws: ops })
 }
 
@@ -128,7 +116,7 @@ function resolveOpName(raw: Obj, list: TodoList): Result<OpName> {
 
 /** The op a raw element names or implies, for error messages; undefined when it cannot be told. */
 export function opNameOf(raw: unknown, list: TodoList): OpName | undefined {
-  if (!isObject(raw)) return undefined
+  if (!isRecord(raw)) return undefined
   const name = resolveOpName(raw, list)
   return name.ok ? name.value : undefined
 }
@@ -217,7 +205,7 @@ function parseInit(raw: Obj, limits: Limits): Result<Op> {
   for (let i = 0; i < value.length; i++) {
     const element: unknown = value[i]
     const where = `"list" item ${i + 1}`
-    if (!isObject(element))
+    if (!isRecord(element))
       return fail(`${where} must be an object {phase, items}; got ${describeValue(element)}.`)
     const phase = element.phase
     if (typeof phase !== "string")
@@ -248,7 +236,7 @@ function parseReason(raw: Obj, limits: Limits): Result<string | undefined> {
   const reason = optionalString(raw, "reason", "a one-line reason (a string)")
   if (!reason.ok || reason.value === undefined) return reason
   // A multi-line reason is folded, not rejected: it is free text and only needs to fit one line.
-  const folded = reason.value.replace(/\s*[\r\n]+\s*/g, " ")
+  const folded = foldLine(reason.value)
   const bad = checkText(folded, "Blocker reason", limits)
   return bad ? fail(bad) : ok(folded)
 }
@@ -258,7 +246,7 @@ function parseReason(raw: Obj, limits: Limits): Result<string | undefined> {
  * inference of a missing `op` depends on whether that list is empty.
  */
 export function parseOp(raw: unknown, list: TodoList, limits: Limits = DEFAULT_LIMITS): Result<Op> {
-  if (!isObject(raw))
+  if (!isRecord(raw))
     return fail(`An op must be an object like {"op": "done", "task": "..."}; got ${describeValue(raw)}.`)
   if (present(raw.ops)) return fail('Batches cannot nest; "ops" belongs only at the top level of the call.')
   const name = resolveOpName(raw, list)
@@ -310,35 +298,9 @@ export function parseOp(raw: unknown, list: TodoList, limits: Limits = DEFAULT_L
   }
 }
 
-export type ParsedCall =
-  | { readonly ok: true; readonly value: Op[]; readonly batch: boolean }
-  | { readonly ok: false; readonly error: string; readonly opIndex?: number }
-
 /** "op 3 (done) failed: …": how a batch names the op that stopped it (1-based, as a reader counts). */
 export function batchError(index: number, name: OpName | undefined, error: string): string {
   return `op ${index + 1}${name ? ` (${name})` : ""} failed: ${error}`
-}
-
-/**
- * Parses a whole call against one list. Every op of a batch is inferred against `list` as given;
- * `execute` instead parses each op against the list the earlier ops produced.
- */
-export function parseArgs(raw: unknown, list: TodoList, limits: Limits = DEFAULT_LIMITS): ParsedCall {
-  const split = splitCall(raw, limits)
-  if (!split.ok) return split
-  const ops: Op[] = []
-  const { batch, raws } = split.value
-  for (let i = 0; i < raws.length; i++) {
-    const parsed = parseOp(raws[i], list, limits)
-    if (!parsed.ok)
-      return {
-        ok: false,
-        error: batch ? batchError(i, opNameOf(raws[i], list), parsed.error) : parsed.error,
-        opIndex: i,
-      }
-    ops.push(parsed.value)
-  }
-  return { ok: true, value: ops, batch }
 }
 
 // ---- stored snapshots -------------------------------------------------------------------------
@@ -362,7 +324,7 @@ export function parseSnapshot(raw: unknown, limits: Limits = DEFAULT_LIMITS): Re
   for (let p = 0; p < raw.length; p++) {
     const phase: unknown = raw[p]
     const where = `Phase ${p + 1}`
-    if (!isObject(phase))
+    if (!isRecord(phase))
       return fail(`${where} must be an object {name, tasks}; got ${describeValue(phase)}.`)
     if (typeof phase.name !== "string")
       return fail(`${where}: "name" must be a string; got ${describeValue(phase.name)}.`)
@@ -372,7 +334,7 @@ export function parseSnapshot(raw: unknown, limits: Limits = DEFAULT_LIMITS): Re
     for (let t = 0; t < phase.tasks.length; t++) {
       const task: unknown = phase.tasks[t]
       const at = `${where}, task ${t + 1}`
-      if (!isObject(task))
+      if (!isRecord(task))
         return fail(`${at} must be an object {text, status, blocker?}; got ${describeValue(task)}.`)
       if (typeof task.text !== "string")
         return fail(`${at}: "text" must be a string; got ${describeValue(task.text)}.`)

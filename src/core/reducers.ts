@@ -1,7 +1,6 @@
 // Pure reducers, one per op: each takes a list and returns a new list plus the changes it made.
 // `normalize` then restores "one task in progress whenever a task is pending"; execute runs it after every op.
 
-import { STATUS_WORDS } from "./format.ts"
 import type { Located } from "./list.ts"
 import {
   checkList,
@@ -13,43 +12,31 @@ import {
   findTask,
   looksLikeId,
   nextPendingTask,
-  preview,
   taskCount,
 } from "./list.ts"
+import { fail, ok, type Result } from "./result.ts"
 import type {
   Change,
   Limits,
   Op,
   Phase,
   PhaseSpec,
-  Result,
+  ScopedTaskTarget,
   Target,
   Task,
   TaskStatus,
   TodoList,
 } from "./types.ts"
 import { CLOSED, DEFAULT_LIMITS, OPEN } from "./types.ts"
-
-/**
- * A task target that may also name the phase the task is expected in (the model gave both `task` and `phase`).
- * It is structurally a task Target, so it travels inside an Op; the reducers check the phase when present.
- */
-export interface ScopedTaskTarget {
-  readonly kind: "task"
-  readonly text: string
-  readonly phase?: string
-}
+import { foldLine, preview, quote, STATUS_WORDS } from "./words.ts"
 
 export interface Applied {
   readonly list: TodoList
   readonly changes: Change[]
 }
 
-const ok = <T>(value: T): Result<T> => ({ ok: true, value })
-const fail = <T>(error: string): Result<T> => ({ ok: false, error })
-
 function q(text: string): string {
-  return `"${preview(text)}"`
+  return quote(preview(text))
 }
 
 function quoteAll(texts: readonly string[]): string {
@@ -173,10 +160,9 @@ function unchanged(list: TodoList, task: Task): Applied {
   return { list, changes: [{ kind: "unchanged", task: task.text, status: task.status }] }
 }
 
-/** Reasons are one line; a model may send a paragraph, which is folded rather than rejected. */
+/** Reasons are one line; a blank reason is no reason. */
 function oneLine(reason: string | undefined): string | undefined {
-  if (reason === undefined) return undefined
-  const folded = reason.replace(/\s*[\r\n]+\s*/g, " ").trim()
+  const folded = reason === undefined ? "" : foldLine(reason)
   return folded === "" ? undefined : folded
 }
 
@@ -221,14 +207,7 @@ function done(list: TodoList, target: Target): Result<Applied> {
     // An explicit done wins over any status, even dropped: the model says the work happened.
     return ok(move(list, [{ task, to: "completed" }]))
   }
-  const tasks = tasksOf(list, target)
-  if (!tasks.ok) return tasks
-  return ok(
-    move(
-      list,
-      tasks.value.filter((task) => OPEN.has(task.status)).map((task) => ({ task, to: "completed" as const })),
-    ),
-  )
+  return closeOpen(list, target, "completed")
 }
 
 function drop(list: TodoList, target: Target): Result<Applied> {
@@ -240,12 +219,21 @@ function drop(list: TodoList, target: Target): Result<Applied> {
     if (task.status === "abandoned") return ok(unchanged(list, task))
     return ok(move(list, [{ task, to: "abandoned" }]))
   }
+  return closeOpen(list, target, "abandoned")
+}
+
+/** done or drop on a phase or the whole list: every open task there is closed; closed tasks stay as they are. */
+function closeOpen(
+  list: TodoList,
+  target: Exclude<Target, { kind: "task" }>,
+  to: "completed" | "abandoned",
+): Result<Applied> {
   const tasks = tasksOf(list, target)
   if (!tasks.ok) return tasks
   return ok(
     move(
       list,
-      tasks.value.filter((task) => OPEN.has(task.status)).map((task) => ({ task, to: "abandoned" as const })),
+      tasks.value.filter((task) => OPEN.has(task.status)).map((task) => ({ task, to })),
     ),
   )
 }

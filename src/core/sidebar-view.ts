@@ -1,5 +1,6 @@
-// The sidebar's view model: which rows to show for a list within a row budget.
-// Semantic rows only; the TUI shell paints them, `hudLines` gives a plain-text picture.
+// The sidebar: which rows to show for a list within a row budget (buildSidebarView), those rows as
+// coloured segments cut to the panel width (sidebarModel), and as plain text (sidebarText, for a picture
+// of the sidebar outside the TUI). Pure: the TUI shell (src/tui.tsx) maps tones to theme colours.
 
 /*
  * Rules:
@@ -29,25 +30,14 @@
 import { countTasks } from "./list.ts"
 import type { Task, TaskStatus, TodoList } from "./types.ts"
 import { OPEN } from "./types.ts"
+import { blockedText, doneText, type Progress, progressText, STATUS_GLYPHS } from "./words.ts"
 
-/** One character per status for the sidebar. */
-export const GLYPH: Readonly<Record<TaskStatus, string>> = {
-  in_progress: "▶",
-  pending: "○",
-  completed: "✓",
-  abandoned: "✗",
-  blocked: "⊘",
-}
+/** Columns the host's session sidebar shows of a plugin row: 42 wide, less padding and the scrollbar (37 seen), minus one spare. */
+export const SIDEBAR_WIDTH = 36
+/** Sidebar rows (header included) when the user sets none. */
+export const DEFAULT_SIDEBAR_ROWS = 14
 
-export interface HudHeader {
-  readonly closed: number
-  readonly total: number
-  readonly blocked: number
-  /** e.g. "3/12 done, 1 blocked" */
-  readonly text: string
-}
-
-export type HudRow =
+export type SidebarRow =
   | {
       readonly kind: "phase"
       readonly name: string
@@ -68,12 +58,13 @@ export type HudRow =
       readonly text: string
     }
 
-export interface HudView {
-  readonly header: HudHeader
-  readonly rows: readonly HudRow[]
+export interface SidebarView {
+  /** The overall counts. */
+  readonly header: Progress
+  readonly rows: readonly SidebarRow[]
 }
 
-export interface HudOptions {
+export interface SidebarOptions {
   readonly maxRows: number
 }
 
@@ -90,7 +81,7 @@ interface PhasePlan {
   more: boolean
 }
 
-export function buildHud(list: TodoList, options: HudOptions): HudView | undefined {
+export function buildSidebarView(list: TodoList, options: SidebarOptions): SidebarView | undefined {
   if (list.length === 0) return undefined
   const budget = Number.isNaN(options.maxRows) ? MIN_ROWS : Math.max(MIN_ROWS, Math.floor(options.maxRows))
 
@@ -112,12 +103,7 @@ export function buildHud(list: TodoList, options: HudOptions): HudView | undefin
   const anchor = hasActive ? active : list.length - 1
 
   const overall = countTasks(all)
-  const header: HudHeader = {
-    closed: overall.closed,
-    total: overall.total,
-    blocked: overall.blocked,
-    text: `${overall.closed}/${overall.total} done${overall.blocked > 0 ? `, ${overall.blocked} blocked` : ""}`,
-  }
+  const header: Progress = { closed: overall.closed, total: overall.total, blocked: overall.blocked }
 
   const rowsOf = (plan: PhasePlan): number => 1 + plan.quota + (plan.more ? 1 : 0)
   let total = 1
@@ -195,7 +181,7 @@ export function buildHud(list: TodoList, options: HudOptions): HudView | undefin
     hi = list.length - 1
   }
 
-  const rows: HudRow[] = []
+  const rows: SidebarRow[] = []
   if (above) rows.push(phasesRow(lo, "earlier"))
   for (let p = lo; p <= hi; p++) {
     const phase = list[p]!
@@ -223,12 +209,14 @@ export function buildHud(list: TodoList, options: HudOptions): HudView | undefin
 }
 
 /** Plain-text picture of a view: header, then one line per row, each cut to `width` code points. */
-export function hudLines(view: HudView, width: number): string[] {
-  const lines = [view.header.text]
+export function sidebarText(view: SidebarView, width: number): string[] {
+  const lines = [progressText(view.header)]
   for (const row of view.rows) {
     if (row.kind === "phase") lines.push(row.text)
     else if (row.kind === "task")
-      lines.push(`  ${GLYPH[row.status]} ${row.text}${row.blocker === undefined ? "" : ` — ${row.blocker}`}`)
+      lines.push(
+        `  ${STATUS_GLYPHS[row.status]} ${row.text}${row.blocker === undefined ? "" : ` — ${row.blocker}`}`,
+      )
     else lines.push(row.of === "tasks" ? `    ${row.text}` : row.text)
   }
   return lines.map((line) => clip(line, width))
@@ -253,14 +241,14 @@ function rank(open: readonly Task[]): number[] {
   return buckets.flat()
 }
 
-function taskRow(task: Task): HudRow {
+function taskRow(task: Task): SidebarRow {
   return task.blocker === undefined
     ? { kind: "task", text: task.text, status: task.status }
     : { kind: "task", text: task.text, status: task.status, blocker: task.blocker }
 }
 
 // Always plural: a summary standing for one phase is replaced by that phase's row.
-function phasesRow(hidden: number, where: "earlier" | "more"): HudRow {
+function phasesRow(hidden: number, where: "earlier" | "more"): SidebarRow {
   return { kind: "more", of: "phases", hidden, text: `… ${hidden} ${where} phases` }
 }
 
@@ -274,4 +262,123 @@ function farFirst(count: number, anchor: number): number[] {
     else order.push(left++)
   }
   return order
+}
+
+// ---- painted lines -------------------------------------------------------------------------------
+
+/** How a piece of text is painted; the shell maps each tone to a theme colour. */
+export type Tone = "title" | "text" | "muted" | "error" | TaskStatus
+
+export interface Segment {
+  readonly text: string
+  readonly tone: Tone
+}
+
+export interface SidebarLine {
+  readonly kind: "header" | "phase" | "task" | "more"
+  readonly segments: readonly Segment[]
+}
+
+/**
+ * The sidebar block: a header line ("Todo  3/12 done, 1 blocked") and the rows of buildSidebarView, each cut
+ * to `width` columns. Undefined for a list without phases: the block is then not shown at all.
+ */
+export function sidebarModel(
+  list: TodoList,
+  options: { readonly maxRows: number; readonly width?: number },
+): SidebarLine[] | undefined {
+  const view = buildSidebarView(list, { maxRows: options.maxRows })
+  if (view === undefined) return undefined
+  const width = Math.max(8, Math.floor(options.width ?? SIDEBAR_WIDTH))
+  const { header } = view
+  const headerSegments: Segment[] = [
+    { text: "Todo", tone: "title" },
+    { text: `  ${doneText(header)}`, tone: "muted" },
+  ]
+  if (header.blocked > 0) headerSegments.push({ text: `, ${blockedText(header)}`, tone: "error" })
+  const lines: SidebarLine[] = [{ kind: "header", segments: headerSegments }]
+  for (const row of view.rows) {
+    if (row.kind === "phase") {
+      lines.push({
+        kind: "phase",
+        segments: [
+          { text: row.name, tone: row.active ? "text" : "muted" },
+          { text: ` ${row.closed}/${row.total}`, tone: "muted" },
+        ],
+      })
+    } else if (row.kind === "task") {
+      const segments: Segment[] = [{ text: `  ${STATUS_GLYPHS[row.status]} ${row.text}`, tone: row.status }]
+      if (row.blocker !== undefined) segments.push({ text: ` — ${row.blocker}`, tone: "muted" })
+      lines.push({ kind: "task", segments })
+    } else {
+      lines.push({
+        kind: "more",
+        segments: [{ text: row.of === "tasks" ? `    ${row.text}` : row.text, tone: "muted" }],
+      })
+    }
+  }
+  return lines.map((line) => ({ kind: line.kind, segments: clipSegments(line.segments, width) }))
+}
+
+/** The text of a sidebar line, segments joined. */
+export function lineText(line: SidebarLine): string {
+  return line.segments.map((s) => s.text).join("")
+}
+
+// Emoji drawn two columns wide by default, including those outside the ranges below ("✅", "⚡", "⏳").
+const EMOJI_PRESENTATION = /\p{Emoji_Presentation}/u
+
+/** Terminal columns of one code point: 2 for wide East Asian and emoji, 0 for combining marks. */
+export function charWidth(cp: number): number {
+  if (cp === 0 || (cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) || cp === 0xfe0f) return 0
+  if (cp >= 0x2000 && cp < 0x1f300 && EMOJI_PRESENTATION.test(String.fromCodePoint(cp))) return 2
+  if (
+    (cp >= 0x1100 && cp <= 0x115f) ||
+    (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
+    (cp >= 0xac00 && cp <= 0xd7a3) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0xfe30 && cp <= 0xfe4f) ||
+    (cp >= 0xff00 && cp <= 0xff60) ||
+    (cp >= 0xffe0 && cp <= 0xffe6) ||
+    (cp >= 0x1f300 && cp <= 0x1faff) ||
+    (cp >= 0x20000 && cp <= 0x3fffd)
+  )
+    return 2
+  return 1
+}
+
+export function displayWidth(text: string): number {
+  let width = 0
+  for (const ch of text) width += charWidth(ch.codePointAt(0)!)
+  return width
+}
+
+/** Cuts segments to `width` columns; a cut line ends in "…" (in the tone of the segment it falls in). */
+export function clipSegments(segments: readonly Segment[], width: number): Segment[] {
+  let total = 0
+  for (const s of segments) total += displayWidth(s.text)
+  if (total <= width) return segments.filter((s) => s.text !== "")
+  const room = width - 1
+  const out: Segment[] = []
+  let used = 0
+  for (const s of segments) {
+    let kept = ""
+    let full = true
+    for (const ch of s.text) {
+      const w = charWidth(ch.codePointAt(0)!)
+      if (used + w > room) {
+        full = false
+        break
+      }
+      kept += ch
+      used += w
+    }
+    if (full) {
+      if (kept !== "") out.push({ text: kept, tone: s.tone })
+      continue
+    }
+    out.push({ text: `${kept.trimEnd()}…`, tone: s.tone })
+    return out
+  }
+  return out
 }

@@ -1,0 +1,291 @@
+// One session as the server sees it: the host facts the plugin needs (observe), and the session step that turns
+// each decoded host event into the tracker's event and returns what the server must do (stepSession).
+// Pure: (session, event, list, config) -> { session, actions }. The server hooks decode what the host sends,
+// step this, and perform the actions; every decision about when the plugin speaks starts here.
+
+/*
+ * The session step, rule by rule. The tracker (tracker.ts) owns the speaking rules proper: prelude, nudge,
+ * reminder, one-shot notices and their budgets; this step owns the host facts and which tracker event each
+ * host event is.
+ * - Facts come from events only: created in this process (session.created), subagent (it has a parent; the
+ *   server looks the parent up when no event said), the agent, model and variant of the last real prompt, the
+ *   last assistant message and its text, whether the turn was aborted, failed or interrupted (the assistant
+ *   ended wanting tool calls: the user rejected a permission or a question), the open permission and question
+ *   requests, and whether a compaction is being prepared.
+ * - A real prompt (tracker.classifyUserMessage) records its agent, model and variant, and clears aborted,
+ *   failed and interrupted. A message that is ours or synthetic changes no fact.
+ * - A stored list found when the server first loads the session is a resume, unless the session was created in
+ *   this process or the list is empty.
+ * - The compacting hook prepares the summarizer's request: the tracker gives it the list as context. The next
+ *   model request is the summarizer's own and carries nothing; the one after is a main request again.
+ * - The todo tool reports its result with the ops the core parsed (an op inferred from the call's shape
+ *   included); the host's generic tool hook also reports it, and that report is skipped.
+ * - Idle: nothing before a real prompt was seen in this process. Otherwise the tracker decides from the facts:
+ *   aborted or interrupted (the user took over), failed, an open request, a subagent, the last assistant text.
+ * - A reminder goes out with the agent, model and variant of the last real prompt, so the host does not switch
+ *   the session to its default agent.
+ * - A deleted session is forgotten.
+ * The state is plain data (it round-trips through JSON) and does not grow with the session: at most
+ * OPEN_ASKS_MAX request ids and the text of one assistant message.
+ */
+
+import { SUBAGENT_REFUSAL } from "./prompts.ts"
+import {
+  classifyUserMessage,
+  initialTracker,
+  type MessagePart,
+  stepTracker,
+  type TrackerAction,
+  type TrackerConfig,
+  type TrackerEvent,
+  type TrackerState,
+} from "./tracker.ts"
+import type { OpName, TodoList } from "./types.ts"
+import { TODO_TOOL } from "./words.ts"
+
+export interface ModelRef {
+  readonly providerID: string
+  readonly modelID: string
+}
+
+/** Who the last real prompt went to; a reminder goes to the same. */
+export interface UserRef {
+  readonly agent?: string
+  readonly model?: ModelRef
+  readonly variant?: string
+}
+
+// Every field is always present (null when unknown): one object shape, so stepping stays cheap on hot events.
+export interface SessionFacts {
+  /** Created in this process (not resumed from an earlier one). */
+  readonly createdHere: boolean
+  /** Null until an event or a lookup says whether the session has a parent. */
+  readonly subagent: boolean | null
+  readonly lastUser: UserRef | null
+  readonly lastAssistant: { readonly id: string; readonly text: string | null } | null
+  /** The last assistant message ended wanting more tool calls: the user rejected a permission or question. */
+  readonly interrupted: boolean
+  readonly aborted: boolean
+  readonly errored: boolean
+  /** Ids of open permission and question requests. */
+  readonly openAsks: readonly string[]
+  /** Set by the compacting hook: the next model request is the summarizer's. */
+  readonly compacting: boolean
+}
+
+export interface Session {
+  readonly facts: SessionFacts
+  readonly tracker: TrackerState
+}
+
+/** A bound on open request ids, so a host that never answers cannot grow the state. */
+export const OPEN_ASKS_MAX = 100
+
+/** What the host tells the server about a session, decoded (src/host-events.ts), plus the server's own findings. */
+export type HostEvent =
+  // The host's event bus.
+  | { readonly type: "session.created"; readonly parentID?: string }
+  | { readonly type: "session.deleted" }
+  | { readonly type: "session.compacted" }
+  | { readonly type: "session.error"; readonly aborted: boolean }
+  | { readonly type: "session.idle" }
+  | {
+      readonly type: "assistant.updated"
+      readonly messageID: string
+      readonly endedOnToolCalls: boolean
+      readonly error?: "aborted" | "failed"
+    }
+  /** A text part of any message was updated; it counts when it belongs to the last assistant message. */
+  | { readonly type: "part.text"; readonly messageID: string; readonly text: string }
+  | { readonly type: "ask.opened"; readonly id: string }
+  | { readonly type: "ask.closed"; readonly id: string }
+  // The host's hooks.
+  | { readonly type: "user.message"; readonly parts: readonly MessagePart[]; readonly user: UserRef }
+  | { readonly type: "model.request" }
+  | { readonly type: "compacting" }
+  | { readonly type: "tool.finished"; readonly tool: string; readonly ok: boolean }
+  /** The todo tool's own report: `ops` as the core parsed them. */
+  | { readonly type: "todo.finished"; readonly ok: boolean; readonly ops: readonly OpName[] }
+  // The server's own findings.
+  | { readonly type: "parent.found"; readonly parentID?: string }
+  /** The server read the session's stored list for the first time in this process. */
+  | { readonly type: "list.loaded" }
+  /** The user changed the list in another process (the TUI); these are the lines of its note. */
+  | { readonly type: "list.edited"; readonly lines: readonly string[]; readonly removed: readonly string[] }
+
+export type SessionAction =
+  | (TrackerAction & { readonly type: "attach" | "inject" })
+  /** Start a new turn with this hidden message, as `user`'s agent, model and variant. */
+  | (TrackerAction & { readonly type: "remind"; readonly user?: UserRef })
+  /** Drop everything kept about the session. */
+  | { readonly type: "forget" }
+
+export interface SessionStep {
+  readonly session: Session
+  readonly actions: readonly SessionAction[]
+}
+
+const NO_ACTIONS: readonly SessionAction[] = Object.freeze([])
+
+export function initialSession(): Session {
+  return {
+    facts: {
+      createdHere: false,
+      subagent: null,
+      lastUser: null,
+      lastAssistant: null,
+      interrupted: false,
+      aborted: false,
+      errored: false,
+      openAsks: [],
+      compacting: false,
+    },
+    tracker: initialTracker(),
+  }
+}
+
+/** True while nothing said whether the session is a subagent: the server then asks the host for its parent. */
+export function parentUnknown(facts: SessionFacts): boolean {
+  return facts.subagent === null
+}
+
+/** The todo tool's answer when the call must not run (a subagent's); undefined when it may. */
+export function todoRefusal(facts: SessionFacts): string | undefined {
+  return facts.subagent === true ? SUBAGENT_REFUSAL : undefined
+}
+
+/** The facts with `patch` applied. Built field by field: a spread of a spread is slow in V8, and this runs per event. */
+function patched(facts: SessionFacts, patch: Partial<SessionFacts>): SessionFacts {
+  return {
+    createdHere: patch.createdHere ?? facts.createdHere,
+    subagent: patch.subagent === undefined ? facts.subagent : patch.subagent,
+    lastUser: patch.lastUser === undefined ? facts.lastUser : patch.lastUser,
+    lastAssistant: patch.lastAssistant === undefined ? facts.lastAssistant : patch.lastAssistant,
+    interrupted: patch.interrupted ?? facts.interrupted,
+    aborted: patch.aborted ?? facts.aborted,
+    errored: patch.errored ?? facts.errored,
+    openAsks: patch.openAsks ?? facts.openAsks,
+    compacting: patch.compacting ?? facts.compacting,
+  }
+}
+
+/** The facts after `event`; the same object when the event changes none. */
+export function observe(facts: SessionFacts, event: HostEvent): SessionFacts {
+  switch (event.type) {
+    case "session.created":
+      return patched(facts, { createdHere: true, subagent: event.parentID !== undefined })
+    case "parent.found":
+      return facts.subagent === null ? patched(facts, { subagent: event.parentID !== undefined }) : facts
+    case "user.message":
+      if (classifyUserMessage(event.parts) !== "real") return facts
+      return patched(facts, { lastUser: event.user, aborted: false, errored: false, interrupted: false })
+    case "session.error":
+      return patched(facts, event.aborted ? { aborted: true } : { errored: true })
+    case "assistant.updated": {
+      const same = facts.lastAssistant !== null && facts.lastAssistant.id === event.messageID
+      return patched(facts, {
+        lastAssistant: same ? facts.lastAssistant : { id: event.messageID, text: null },
+        interrupted: event.endedOnToolCalls,
+        aborted: facts.aborted || event.error === "aborted",
+        errored: facts.errored || event.error === "failed",
+      })
+    }
+    case "part.text": {
+      const last = facts.lastAssistant
+      if (last === null || last.id !== event.messageID || event.text === "" || event.text === last.text)
+        return facts
+      return patched(facts, { lastAssistant: { id: event.messageID, text: event.text } })
+    }
+    case "ask.opened":
+      if (facts.openAsks.includes(event.id)) return facts
+      return patched(facts, { openAsks: [...facts.openAsks, event.id].slice(-OPEN_ASKS_MAX) })
+    case "ask.closed":
+      if (!facts.openAsks.includes(event.id)) return facts
+      return patched(facts, { openAsks: facts.openAsks.filter((id) => id !== event.id) })
+    case "compacting":
+      return patched(facts, { compacting: true })
+    case "model.request":
+      return facts.compacting ? patched(facts, { compacting: false }) : facts
+    default:
+      return facts
+  }
+}
+
+/** The tracker's view of an idle session: what the facts say about the turn that just ended. */
+export function idleEvent(facts: SessionFacts, list: TodoList): Extract<TrackerEvent, { type: "idle" }> {
+  return {
+    type: "idle",
+    list,
+    lastAssistantText: facts.lastAssistant?.text ?? undefined,
+    userMessageWaiting: false,
+    aborted: facts.aborted || facts.interrupted,
+    errored: facts.errored,
+    openQuestion: facts.openAsks.length > 0,
+    isSubagent: facts.subagent === true,
+  }
+}
+
+/** The tracker event a host event is, if any. `before` are the facts before the event. */
+function trackerEvent(
+  event: HostEvent,
+  before: SessionFacts,
+  facts: SessionFacts,
+  tracker: TrackerState,
+  list: TodoList,
+): TrackerEvent | undefined {
+  switch (event.type) {
+    case "user.message":
+      return {
+        type: "userMessage",
+        parts: event.parts,
+        list,
+        isNewSession: facts.createdHere,
+        isSubagent: facts.subagent === true,
+      }
+    case "compacting":
+      return { type: "modelRequest", kind: "compaction", list }
+    case "model.request":
+      // The request right after the compacting hook is the summarizer's; its context went with the hook.
+      return before.compacting ? undefined : { type: "modelRequest", kind: "main", list }
+    case "tool.finished":
+      return event.tool === TODO_TOOL
+        ? undefined
+        : { type: "toolResult", tool: event.tool, ok: event.ok, list }
+    case "todo.finished":
+      return { type: "toolResult", tool: TODO_TOOL, ok: event.ok, todoOps: event.ops, list }
+    case "session.compacted":
+      return { type: "compacted" }
+    case "list.loaded":
+      return !facts.createdHere && list.length > 0 ? { type: "resumed", list } : undefined
+    case "list.edited":
+      return { type: "userEdit", lines: event.lines, removed: event.removed }
+    case "session.idle":
+      return tracker.prompted ? idleEvent(facts, list) : undefined
+    default:
+      return undefined
+  }
+}
+
+/** Steps the session by one host event. `list` is the session's list as the server knows it now. */
+export function stepSession(
+  session: Session,
+  event: HostEvent,
+  list: TodoList,
+  config: TrackerConfig,
+): SessionStep {
+  const facts = observe(session.facts, event)
+  const withFacts = facts === session.facts ? session : { facts, tracker: session.tracker }
+  if (event.type === "session.deleted") return { session: withFacts, actions: [{ type: "forget" }] }
+  const tracked = trackerEvent(event, session.facts, facts, session.tracker, list)
+  if (tracked === undefined) return { session: withFacts, actions: NO_ACTIONS }
+  const step = stepTracker(session.tracker, tracked, config)
+  const user = facts.lastUser
+  const actions =
+    step.actions.length === 0
+      ? NO_ACTIONS
+      : step.actions.map(
+          (action): SessionAction =>
+            action.type === "remind" && user !== null ? { ...action, type: "remind", user } : action,
+        )
+  return { session: { facts, tracker: step.state }, actions }
+}

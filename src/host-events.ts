@@ -1,0 +1,111 @@
+// Decodes what the OpenCode 1.18 host sends into the core's HostEvent values: bus events, message parts and
+// who a prompt went to. Host shapes are read defensively: an event the session step does not use is ignored,
+// one it uses that lacks a field it needs is reported as malformed, and nothing here throws.
+
+import { isRecord } from "./core/result.ts"
+import type { HostEvent, ModelRef, UserRef } from "./core/session.ts"
+import type { MessagePart } from "./core/tracker.ts"
+
+export type DecodedEvent =
+  | { readonly sessionID: string; readonly event: HostEvent }
+  | { readonly malformed: string }
+  /** Not an event the session step uses. */
+  | undefined
+
+// The host's name for an error caused by the user aborting the turn.
+const ABORTED = "MessageAbortedError"
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined
+}
+
+function about(sessionID: unknown, event: HostEvent): DecodedEvent {
+  const id = text(sessionID)
+  return id === undefined ? undefined : { sessionID: id, event }
+}
+
+/** One event of the host's bus (the `event` hook's `event`). */
+export function decodeBusEvent(raw: unknown): DecodedEvent {
+  if (!isRecord(raw) || typeof raw.type !== "string") return undefined
+  const type = raw.type
+  const props = isRecord(raw.properties) ? raw.properties : {}
+  const info = isRecord(props.info) ? props.info : undefined
+  switch (type) {
+    case "session.created":
+    case "session.deleted": {
+      const id = text(info?.id)
+      if (id === undefined) return { malformed: `${type} without info.id` }
+      const parentID = text(info?.parentID)
+      if (type === "session.deleted") return { sessionID: id, event: { type } }
+      return { sessionID: id, event: parentID === undefined ? { type } : { type, parentID } }
+    }
+    case "session.compacted":
+    case "session.idle":
+      return about(props.sessionID, { type })
+    case "session.error": {
+      const error = isRecord(props.error) ? props.error : undefined
+      return about(props.sessionID, { type, aborted: error?.name === ABORTED })
+    }
+    case "message.updated": {
+      if (!info) return { malformed: `${type} without info` }
+      if (info.role !== "assistant") return undefined
+      const id = text(info.id)
+      if (id === undefined) return { malformed: `${type} without info.id` }
+      const error = isRecord(info.error) ? info.error : undefined
+      return about(info.sessionID, {
+        type: "assistant.updated",
+        messageID: id,
+        endedOnToolCalls: info.finish === "tool-calls",
+        ...(error ? { error: error.name === ABORTED ? "aborted" : "failed" } : {}),
+      })
+    }
+    case "message.part.updated": {
+      const part = props.part
+      if (!isRecord(part)) return { malformed: `${type} without part` }
+      if (part.type !== "text" || typeof part.text !== "string" || typeof part.messageID !== "string")
+        return undefined
+      return about(part.sessionID, { type: "part.text", messageID: part.messageID, text: part.text })
+    }
+    case "permission.asked":
+    case "question.asked":
+      return about(props.sessionID, { type: "ask.opened", id: String(props.id) })
+    case "permission.replied":
+    case "question.replied":
+    case "question.rejected":
+      return about(props.sessionID, { type: "ask.closed", id: String(props.requestID ?? props.id) })
+    default:
+      return undefined
+  }
+}
+
+/** The parts of a user message as the tracker classifies them. */
+export function decodeParts(parts: readonly unknown[]): MessagePart[] {
+  return parts.map((part) => {
+    const p = isRecord(part) ? part : {}
+    return {
+      type: typeof p.type === "string" ? p.type : "unknown",
+      ...(typeof p.text === "string" ? { text: p.text } : {}),
+      ...(p.synthetic === true ? { synthetic: true } : {}),
+      ...(p.ignored === true ? { ignored: true } : {}),
+    }
+  })
+}
+
+function modelRef(value: unknown): ModelRef | undefined {
+  return isRecord(value) && typeof value.providerID === "string" && typeof value.modelID === "string"
+    ? { providerID: value.providerID, modelID: value.modelID }
+    : undefined
+}
+
+/** Who a prompt went to: the chat.message hook's input first, then the message it carries. */
+export function decodeUser(input: Record<string, unknown>, message: unknown): UserRef {
+  const m = isRecord(message) ? message : {}
+  const agent = text(input.agent) ?? text(m.agent)
+  const model = modelRef(input.model) ?? modelRef(m.model)
+  const variant = text(input.variant) ?? text(m.variant)
+  return {
+    ...(agent === undefined ? {} : { agent }),
+    ...(model === undefined ? {} : { model }),
+    ...(variant === undefined ? {} : { variant }),
+  }
+}

@@ -1,0 +1,114 @@
+// Decoding what the host sends: each bus event the session step uses, what is ignored, what is malformed.
+import { describe, expect, it } from "vitest"
+import { decodeBusEvent, decodeParts, decodeUser } from "../src/host-events.ts"
+
+const bus = (type: string, properties: unknown) => ({ type, properties })
+
+function eventOf(raw: unknown) {
+  const decoded = decodeBusEvent(raw)
+  return decoded && "event" in decoded ? decoded.event : decoded
+}
+
+describe("decodeBusEvent", () => {
+  it("decodes the events the session step uses", () => {
+    expect(decodeBusEvent(bus("session.created", { info: { id: "s1", parentID: "p" } }))).toEqual({
+      sessionID: "s1",
+      event: { type: "session.created", parentID: "p" },
+    })
+    expect(decodeBusEvent(bus("session.created", { info: { id: "s1" } }))).toEqual({
+      sessionID: "s1",
+      event: { type: "session.created" },
+    })
+    expect(eventOf(bus("session.deleted", { info: { id: "s1" } }))).toEqual({
+      type: "session.deleted",
+    })
+    expect(eventOf(bus("session.idle", { sessionID: "s1" }))).toEqual({ type: "session.idle" })
+    expect(eventOf(bus("session.compacted", { sessionID: "s1" }))).toEqual({
+      type: "session.compacted",
+    })
+    expect(
+      eventOf(bus("session.error", { sessionID: "s1", error: { name: "MessageAbortedError" } })),
+    ).toEqual({ type: "session.error", aborted: true })
+    expect(eventOf(bus("session.error", { sessionID: "s1", error: { name: "APIError" } }))).toEqual({
+      type: "session.error",
+      aborted: false,
+    })
+    const assistant = { id: "a1", sessionID: "s1", role: "assistant", finish: "tool-calls" }
+    expect(decodeBusEvent(bus("message.updated", { info: assistant }))).toEqual({
+      sessionID: "s1",
+      event: { type: "assistant.updated", messageID: "a1", endedOnToolCalls: true },
+    })
+    expect(
+      eventOf(bus("message.updated", { info: { ...assistant, finish: "stop", error: { name: "X" } } })),
+    ).toEqual({ type: "assistant.updated", messageID: "a1", endedOnToolCalls: false, error: "failed" })
+    const part = { type: "text", sessionID: "s1", messageID: "a1", text: "Done." }
+    expect(eventOf(bus("message.part.updated", { part }))).toEqual({
+      type: "part.text",
+      messageID: "a1",
+      text: "Done.",
+    })
+    expect(eventOf(bus("permission.asked", { sessionID: "s1", id: "per_1" }))).toEqual({
+      type: "ask.opened",
+      id: "per_1",
+    })
+    expect(eventOf(bus("permission.replied", { sessionID: "s1", requestID: "per_1" }))).toEqual({
+      type: "ask.closed",
+      id: "per_1",
+    })
+    expect(eventOf(bus("question.rejected", { sessionID: "s1", id: "que_1" }))).toEqual({
+      type: "ask.closed",
+      id: "que_1",
+    })
+  })
+
+  it("ignores events it does not use, user messages, non-text parts and events about no session", () => {
+    expect(decodeBusEvent(bus("message.part.delta", { sessionID: "s1" }))).toBeUndefined()
+    expect(
+      decodeBusEvent(bus("message.updated", { info: { id: "u1", sessionID: "s1", role: "user" } })),
+    ).toBeUndefined()
+    expect(
+      decodeBusEvent(bus("message.part.updated", { part: { type: "tool", sessionID: "s1" } })),
+    ).toBeUndefined()
+    expect(decodeBusEvent(bus("session.error", { error: { name: "APIError" } }))).toBeUndefined()
+    expect(decodeBusEvent("session.idle")).toBeUndefined()
+    expect(decodeBusEvent(null)).toBeUndefined()
+  })
+
+  it("reports a used event that lacks what it needs as malformed, without throwing", () => {
+    expect(decodeBusEvent(bus("session.created", {}))).toEqual({
+      malformed: "session.created without info.id",
+    })
+    expect(decodeBusEvent(bus("message.updated", undefined))).toEqual({
+      malformed: "message.updated without info",
+    })
+    expect(decodeBusEvent(bus("message.part.updated", { part: 3 }))).toEqual({
+      malformed: "message.part.updated without part",
+    })
+  })
+})
+
+describe("decodeParts / decodeUser", () => {
+  it("keeps what the tracker classifies by, and nothing else", () => {
+    expect(
+      decodeParts([
+        { type: "text", text: "hi", synthetic: true, id: "p1" },
+        { type: "file", ignored: true },
+        "junk",
+      ]),
+    ).toEqual([
+      { type: "text", text: "hi", synthetic: true },
+      { type: "file", ignored: true },
+      { type: "unknown" },
+    ])
+  })
+
+  it("takes the hook's agent, model and variant first, then the message's", () => {
+    const model = { providerID: "p", modelID: "m" }
+    expect(decodeUser({ agent: "plan" }, { agent: "build", model, variant: "high" })).toEqual({
+      agent: "plan",
+      model,
+      variant: "high",
+    })
+    expect(decodeUser({}, { model: { providerID: 1 } })).toEqual({})
+  })
+})
