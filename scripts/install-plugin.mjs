@@ -41,7 +41,7 @@ Adds ${PACKAGE_NAME} to OpenCode's config: the server plugin to opencode.json(c)
 `
 
 function parseArgs(argv) {
-  // Flags given without \`--\` reach npm instead, which passes them on as npm_config_* variables.
+  // Flags given without `--` reach npm instead, which passes them on as npm_config_* variables.
   const npmFlag = (name) => process.env[`npm_config_${name}`] === "true"
   const opts = {
     dryRun: npmFlag("dry_run"),
@@ -110,9 +110,10 @@ function unpackDir(tarball) {
 
 /**
  * The spec to write, from the argument (or this checkout): { spec, checkout } or, for a tarball,
- * { spec, tarball, dir }. OpenCode 1.18.33 reads a bare tarball path as a module to import, and
- * installs a \`file:\` tarball spec under a cache path whose colon breaks the TUI entry's imports; a
- * folder works for both entries, so a tarball is installed into one first.
+ * { spec, tarball, dir }. OpenCode 1.18.33 reads a bare tarball path as a module file to import, and
+ * from a `file:` tarball spec it loads the server entry but not the TUI one (which cannot resolve
+ * `@opentui/solid` from the host's install folder); a folder works for both, so a tarball is
+ * installed into one first.
  */
 function targetSpec(target) {
   if (target === undefined) return { spec: checkoutDir, checkout: true }
@@ -151,7 +152,7 @@ function unpack(tarball, dir) {
   process.stdout.write(`install-plugin: npm install ${tarball} into ${dir}\n`)
   mkdirSync(dir, { recursive: true })
   writeFileSync(join(dir, "package.json"), `${JSON.stringify({ private: true }, null, 2)}\n`)
-  // Without the variables of the \`npm run\` around this script: they describe this checkout.
+  // Without the variables of the `npm run` around this script: they describe this checkout.
   const env = Object.fromEntries(
     Object.entries(process.env).filter(
       ([k]) => !/^npm_(?:package|lifecycle|config_(?:dry_run|uninstall|project))/i.test(k),
