@@ -4,10 +4,11 @@
 // README documents, `npm run install-plugin` (the clone's own) writes the sandbox's config, and the
 // real OpenCode TUI (tmux) must load both entries against a scripted model: the `todo` tool reaches
 // the model (server entry) and the sidebar shows the list (TUI entry). The ways: the packed tarball
-// (also imported with plain Node from where it was installed) and the checkout folder.
+// (also imported with plain Node from where it was installed) and the checkout folder. Last, npm
+// installs the clone as a git dependency (git+file://, no network): it must build and import.
 // Exits non-zero with a message on the first failure, after cleaning up.
 import { spawnSync } from "node:child_process"
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -97,6 +98,21 @@ async function bothEntriesLoad(way, setUp) {
   }
 }
 
+/** Plain Node, in the folder npm installed into, imports the server entry and finds server(). */
+function importServerEntry(file, cwd) {
+  const probe = `import(${JSON.stringify(file)}).then((m) => {
+    const d = m.default
+    if (!d || typeof d.server !== "function") throw new Error("default export has no server()")
+    console.log(JSON.stringify({ id: d.id, exports: Object.keys(m), server: typeof d.server }))
+  })`
+  const imported = run("node imports dist/server.mjs from the install", process.execPath, ["-e", probe], {
+    cwd,
+    timeoutMs: 60_000,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
+  })
+  console.log(`       ${imported.trim()}`)
+}
+
 /** `npm run install-plugin -- <args>` of the clone, against the sandbox's config and data folders. */
 function installPlugin(clone, args, env) {
   return run(
@@ -166,22 +182,29 @@ try {
       "node_modules",
       "opencode-todo",
     )
-    // Plain Node, in the folder npm installed into, importing the server entry.
-    const probe = `import(${JSON.stringify(join(installed, "dist", "server.mjs"))}).then((m) => {
-      const d = m.default
-      if (!d || typeof d.server !== "function") throw new Error("default export has no server()")
-      console.log(JSON.stringify({ id: d.id, exports: Object.keys(m), server: typeof d.server }))
-    })`
-    const imported = run("node imports dist/server.mjs from the install", process.execPath, ["-e", probe], {
-      cwd: dirname(dirname(installed)),
-      timeoutMs: 60_000,
-      env: { PATH: process.env.PATH ?? "", HOME: dirs.home },
-    })
-    console.log(`       ${imported.trim()}`)
+    importServerEntry(join(installed, "dist", "server.mjs"), dirname(dirname(installed)))
   })
 
   // Way 2: the checkout itself (install-plugin builds it and lists its folder).
   await bothEntriesLoad("checkout via install-plugin", (_dirs, env) => installPlugin(clone, [], env))
+
+  // Way 3: a git dependency, from a git+file:// URL of the clone (no network). npm clones it, runs
+  // `prepare` (the build) and installs it as node_modules/opencode-todo: the layout way 1 loaded in
+  // the TUI, so plain Node importing the server entry is the check left.
+  const gitApp = join(work, "git-app")
+  mkdirSync(gitApp)
+  writeFileSync(join(gitApp, "package.json"), `${JSON.stringify({ private: true }, null, 2)}\n`)
+  run(
+    `npm install git+file://…#${sha.slice(0, 12)}`,
+    "npm",
+    ["install", `git+file://${clone}#${sha}`, "--prefer-offline", "--no-audit", "--no-fund"],
+    { cwd: gitApp, timeoutMs: 600_000 },
+  )
+  const fromGit = join(gitApp, "node_modules", "opencode-todo")
+  for (const f of ["dist/server.mjs", "dist/tui.mjs"]) {
+    if (!existsSync(join(fromGit, f))) fail(`the git install lacks ${f}: prepare did not build`)
+  }
+  importServerEntry(join(fromGit, "dist", "server.mjs"), gitApp)
 } catch (error) {
   code = 1
   console.error(`  FAIL ${error.message}`)
