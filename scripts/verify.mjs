@@ -12,7 +12,7 @@ const steps = [
   ["slow tests (crash, fuzz, stress, load)", "npm run test:slow"],
   ["end-to-end smoke", "npm run smoke"],
   ["sidebar check (TUI in tmux)", "node scripts/sidebar-check.mjs"],
-  ["publish probe (packed tarball)", "node scripts/publish-probe.mjs"],
+  ["publish probe (fresh clone, packed and installed)", "node scripts/publish-probe.mjs"],
   ["benchmarks (short)", "npm run bench:short"],
 ]
 

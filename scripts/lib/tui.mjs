@@ -86,6 +86,7 @@ function shellQuote(value) {
  *   env          extra environment for the TUI process
  *   recordOutput keep the raw bytes the TUI writes (tmux pipe-pane) for output()/clipboard()
  *   keep         leave the sandbox on disk after stop()
+ *   prepare      prepare(dirs, env): last step before the TUI starts, after the config files are written
  */
 export async function startTui(options = {}) {
   const {
@@ -101,6 +102,7 @@ export async function startTui(options = {}) {
     env = {},
     recordOutput = false,
     keep = false,
+    prepare,
   } = options
   if (!hasTmux()) throw new Error("tmux is not installed (apt-get install -y tmux)")
   for (const item of tuiPlugins) {
@@ -129,6 +131,14 @@ export async function startTui(options = {}) {
   writeFileSync(join(dirs.config, "tui.json"), `${JSON.stringify(tuiJson, null, 2)}\n`)
 
   const childEnv = { ...baseEnv, TERM: "xterm-256color", COLORTERM: "truecolor", ...env }
+  if (prepare) {
+    try {
+      await prepare(dirs, childEnv)
+    } catch (error) {
+      if (ownSandbox && !keep) rmSync(dirs.root, { recursive: true, force: true })
+      throw error
+    }
+  }
   const cliArgs = attachTo ? ["attach", attachTo.url, "--dir", dirs.project, ...args] : [...args]
   const stderrFile = join(dirs.logs, `tui-${Date.now()}.err`)
   // env -i: the pane sees only the sandbox environment, never the caller's own OpenCode setup.

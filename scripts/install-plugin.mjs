@@ -1,0 +1,291 @@
+#!/usr/bin/env node
+// `npm run install-plugin`: lists this package in the user's OpenCode config with both entries (the
+// server plugin in opencode.json, the TUI plugin in tui.json), pointing at this checkout (built
+// first), at a tarball, or at any other spec OpenCode accepts. Global config by default, the
+// project's with --project. Other entries stay as they are, the plugin is never listed twice,
+// comments are kept, and a file it cannot read is refused with nothing changed anywhere.
+// --dry-run shows the plan; --uninstall removes every entry of this package. The edits themselves
+// are pure functions in lib/plugin-config.mjs.
+import { spawnSync } from "node:child_process"
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs"
+import { homedir } from "node:os"
+import { basename, dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+import { editPluginList, isOurSpec, listedSpecs, PACKAGE_NAME } from "./lib/plugin-config.mjs"
+
+const checkoutDir = resolve(dirname(fileURLToPath(import.meta.url)), "..")
+// `npm run` starts scripts in the package folder; relative paths mean the caller's folder.
+const callerDir = process.env.INIT_CWD || process.cwd()
+
+const USAGE = `usage: npm run install-plugin -- [options] [tarball | folder | spec]
+
+Adds ${PACKAGE_NAME} to OpenCode's config: the server plugin to opencode.json(c) and the TUI plugin
+(sidebar, /todo dialog) to tui.json(c). With no argument both point at this checkout, built first.
+
+  tarball        a .tgz from \`npm pack\`: npm installs it into a folder of its own under
+                 $XDG_DATA_HOME/opencode-todo/ (default ~/.local/share), and both entries point there
+  folder         a built package folder (written as its absolute path)
+  spec           anything else OpenCode accepts, written as given (an npm name, a git URL)
+  --project[=DIR]  the project's config (DIR, default the current folder) instead of the global one
+  --dry-run      print what would change, change nothing
+  --uninstall    remove every ${PACKAGE_NAME} entry instead
+  --no-build     do not run \`npm run build\` before pointing at this checkout
+`
+
+function parseArgs(argv) {
+  // Flags given without `--` reach npm instead, which passes them on as npm_config_* variables.
+  const npmFlag = (name) => process.env[`npm_config_${name}`] === "true"
+  const opts = {
+    dryRun: npmFlag("dry_run"),
+    uninstall: npmFlag("uninstall"),
+    build: true,
+    project: npmFlag("project") ? callerDir : undefined,
+    target: undefined,
+  }
+  for (const arg of argv) {
+    if (arg === "--dry-run") opts.dryRun = true
+    else if (arg === "--uninstall") opts.uninstall = true
+    else if (arg === "--no-build") opts.build = false
+    else if (arg === "--project") opts.project = callerDir
+    else if (arg.startsWith("--project=")) opts.project = resolve(callerDir, arg.slice("--project=".length))
+    else if (arg === "--help" || arg === "-h") opts.help = true
+    else if (arg.startsWith("-")) return { error: `unknown option ${JSON.stringify(arg)}` }
+    else if (opts.target !== undefined) return { error: "give at most one tarball, folder or spec" }
+    else opts.target = arg
+  }
+  return opts
+}
+
+/** Where OpenCode reads its global config: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode. */
+function globalDir() {
+  return join(process.env.XDG_CONFIG_HOME || join(homedir(), ".config"), "opencode")
+}
+
+/** The project's root as OpenCode sees it: the git worktree holding `dir`, else `dir` itself. */
+function projectRoot(dir) {
+  const r = spawnSync("git", ["rev-parse", "--show-toplevel"], { cwd: dir, encoding: "utf8" })
+  return r.status === 0 && r.stdout.trim() ? r.stdout.trim() : dir
+}
+
+/**
+ * Config files of one scope that OpenCode reads, per entry kind, in the order this script prefers
+ * them; the last one is created when none exists.
+ */
+function scopeFiles(project) {
+  if (project === undefined) {
+    const g = globalDir()
+    return {
+      opencode: [join(g, "opencode.jsonc"), join(g, "config.json"), join(g, "opencode.json")],
+      tui: [join(g, "tui.jsonc"), join(g, "tui.json")],
+    }
+  }
+  const root = projectRoot(project)
+  const files = (name) => [
+    join(root, `${name}.jsonc`),
+    join(root, ".opencode", `${name}.jsonc`),
+    join(root, ".opencode", `${name}.json`),
+    join(root, `${name}.json`),
+  ]
+  return { opencode: files("opencode"), tui: files("tui") }
+}
+
+function fail(message) {
+  process.stderr.write(`install-plugin: ${message}\n`)
+  process.exit(1)
+}
+
+/** Where a tarball is unpacked: a folder per tarball name under $XDG_DATA_HOME/opencode-todo. */
+function unpackDir(tarball) {
+  const data = process.env.XDG_DATA_HOME || join(homedir(), ".local", "share")
+  return join(data, PACKAGE_NAME, basename(tarball).replace(/\.(?:tgz|tar\.gz)$/, ""))
+}
+
+/**
+ * The spec to write, from the argument (or this checkout): { spec, checkout } or, for a tarball,
+ * { spec, tarball, dir }. OpenCode 1.18.33 reads a bare tarball path as a module file to import, and
+ * from a `file:` tarball spec it loads the server entry but not the TUI one (which cannot resolve
+ * `@opentui/solid` from the host's install folder); a folder works for both, so a tarball is
+ * installed into one first.
+ */
+function targetSpec(target) {
+  if (target === undefined) return { spec: checkoutDir, checkout: true }
+  const arg = target.trim()
+  if (arg === "" || /[\u0000-\u001f\u007f]/.test(arg)) fail(`${JSON.stringify(target)} is not a spec`)
+  const looksLikePath = /^(?:\.|\/|~)/.test(arg) || /\.(?:tgz|tar\.gz)$/.test(arg)
+  const path = resolve(callerDir, arg.replace(/^~(?=\/)/, homedir()))
+  if (!existsSync(path)) {
+    if (looksLikePath) fail(`${JSON.stringify(arg)} does not exist`)
+    return { spec: arg, checkout: false }
+  }
+  const stat = statSync(path)
+  // OpenCode reads a bare tarball path as a module to import; `file:` makes it install the tarball.
+  if (stat.isFile() && /\.(?:tgz|tar\.gz)$/.test(path)) {
+    const dir = unpackDir(path)
+    return { spec: join(dir, "node_modules", PACKAGE_NAME), checkout: false, tarball: path, dir }
+  }
+  if (!stat.isDirectory()) fail(`${path} is neither a folder nor a .tgz tarball`)
+  if (path === checkoutDir) return { spec: checkoutDir, checkout: true }
+  const missing = ["dist/server.mjs", "dist/tui.mjs"].filter((f) => !existsSync(join(path, f)))
+  if (missing.length > 0) fail(`${path} has no ${missing.join(" or ")}: build it there first (npm run build)`)
+  return { spec: path, checkout: false }
+}
+
+function build() {
+  if (!existsSync(join(checkoutDir, "node_modules", ".bin", "tsdown"))) {
+    fail("this checkout has no node_modules: run `npm ci` here first")
+  }
+  process.stdout.write("install-plugin: building this checkout (npm run build)\n")
+  const r = spawnSync("npm", ["run", "build", "--silent"], { cwd: checkoutDir, stdio: "inherit" })
+  if (r.status !== 0) fail("the build failed; nothing was changed")
+}
+
+/** npm-installs the tarball (with its dependencies) into `dir`, replacing what was there. */
+function unpack(tarball, dir) {
+  process.stdout.write(`install-plugin: npm install ${tarball} into ${dir}\n`)
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, "package.json"), `${JSON.stringify({ private: true }, null, 2)}\n`)
+  // Without the variables of the `npm run` around this script: they describe this checkout.
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !/^npm_(?:package|lifecycle|config_(?:dry_run|uninstall|project))/i.test(k),
+    ),
+  )
+  const args = [
+    "install",
+    tarball,
+    "--prefix",
+    dir,
+    "--no-audit",
+    "--no-fund",
+    "--omit=dev",
+    "--prefer-offline",
+  ]
+  const r = spawnSync("npm", args, { cwd: dir, env, stdio: ["ignore", "inherit", "inherit"] })
+  if (r.status !== 0) fail(`npm install of ${tarball} failed; the config files were not changed`)
+  const installed = join(dir, "node_modules", PACKAGE_NAME)
+  const missing = ["package.json", "dist/server.mjs", "dist/tui.mjs"].filter(
+    (f) => !existsSync(join(installed, f)),
+  )
+  if (missing.length > 0)
+    fail(`${tarball} is not a complete ${PACKAGE_NAME} package (no ${missing.join(", ")})`)
+}
+
+function readText(file) {
+  try {
+    return readFileSync(file, "utf8")
+  } catch (error) {
+    if (error.code === "ENOENT") return undefined
+    fail(`cannot read ${file} (${error.code ?? error.message}); nothing was changed`)
+  }
+}
+
+/**
+ * The planned writes for one entry kind: the entry goes into the first file that already lists
+ * this package (re-pointed there), or else into the first existing file, or a new one; every other
+ * file loses its entries of this package. Returns { writes, refusals, notes }.
+ */
+function planKind(kind, files, { spec, uninstall }) {
+  const texts = files.map((file) => ({ file, text: readText(file) }))
+  const isOurs = (file) => (s) => s === spec || isOurSpec(s, { checkoutDir, configDir: dirname(file) })
+  const holders = texts.filter(({ file, text }) => (listedSpecs(text) ?? []).some(isOurs(file)))
+  const home = uninstall ? undefined : (holders[0] ?? texts.find((t) => t.text !== undefined) ?? texts.at(-1))
+  const plans = []
+  for (const entry of texts) {
+    const { file, text } = entry
+    if (text === undefined && entry !== home) continue
+    const result = editPluginList(text, {
+      spec: entry === home ? spec : undefined,
+      isOurs: isOurs(file),
+      kind,
+    })
+    plans.push({ kind, file, before: text, ...result })
+  }
+  return plans
+}
+
+function describe(change) {
+  if (change.action === "replaced")
+    return `replaced ${JSON.stringify(change.spec)} with ${JSON.stringify(change.with)}`
+  if (change.action === "kept") return `already lists ${JSON.stringify(change.spec)}`
+  return `${change.action} ${JSON.stringify(change.spec)}`
+}
+
+/** Write through symlinks, atomically: a temporary file beside the real one, then rename. */
+function writeConfig(file, text) {
+  const real = existsSync(file) ? realpathSync(file) : file
+  mkdirSync(dirname(real), { recursive: true })
+  const tmp = `${real}.install-plugin-${process.pid}.tmp`
+  writeFileSync(tmp, text)
+  renameSync(tmp, real)
+}
+
+const opts = parseArgs(process.argv.slice(2))
+if (opts.error) {
+  process.stderr.write(`install-plugin: ${opts.error}\n\n${USAGE}`)
+  process.exit(2)
+}
+if (opts.help) {
+  process.stdout.write(USAGE)
+  process.exit(0)
+}
+
+const target = opts.uninstall && opts.target === undefined ? { spec: undefined } : targetSpec(opts.target)
+const { spec, checkout } = target
+const files = scopeFiles(opts.project)
+const plans = [
+  ...planKind("opencode", files.opencode, { spec, uninstall: opts.uninstall }),
+  ...planKind("tui", files.tui, { spec, uninstall: opts.uninstall }),
+]
+const refused = plans.filter((p) => !p.ok)
+if (refused.length > 0) {
+  for (const p of refused) process.stderr.write(`install-plugin: cannot edit ${p.file}: ${p.reason}.\n`)
+  fail('fix that file (or edit its "plugin" list by hand) and run this again; nothing was changed')
+}
+if (checkout && !opts.uninstall && !opts.dryRun && opts.build) build()
+if (target.tarball && !opts.uninstall) {
+  if (opts.dryRun)
+    process.stdout.write(`install-plugin: would npm install ${target.tarball} into ${target.dir}\n`)
+  else unpack(target.tarball, target.dir)
+}
+if (checkout && !opts.uninstall) {
+  const missing = ["dist/server.mjs", "dist/tui.mjs"].filter((f) => !existsSync(join(checkoutDir, f)))
+  if (missing.length > 0 && !opts.dryRun)
+    fail(`${missing.join(" and ")} missing: run \`npm run build\` first`)
+}
+
+const scope = opts.project === undefined ? "global config" : `project config (${projectRoot(opts.project)})`
+const what = opts.uninstall ? `removing ${PACKAGE_NAME}` : `${PACKAGE_NAME} -> ${JSON.stringify(spec)}`
+process.stdout.write(
+  `install-plugin: ${what}, ${scope}${opts.dryRun ? " (dry run: nothing is written)" : ""}\n`,
+)
+let changed = 0
+for (const p of plans) {
+  const label = p.kind === "opencode" ? "server" : "tui   "
+  for (const c of p.changes) process.stdout.write(`  ${label}  ${p.file}: ${describe(c)}\n`)
+  if (p.text === p.before) continue
+  changed++
+  if (!opts.dryRun) writeConfig(p.file, p.text)
+}
+if (plans.every((p) => p.changes.length === 0)) process.stdout.write(`  no ${PACKAGE_NAME} entries found\n`)
+
+// The other scope's entries load too: say so, since the plugin would then load twice.
+if (!opts.uninstall) {
+  const other = scopeFiles(opts.project === undefined ? callerDir : undefined)
+  for (const file of [...other.opencode, ...other.tui]) {
+    const listed = (listedSpecs(readText(file)) ?? []).filter((s) =>
+      isOurSpec(s, { checkoutDir, configDir: dirname(file) }),
+    )
+    for (const s of listed) {
+      process.stdout.write(`  note: ${file} also lists ${JSON.stringify(s)}; OpenCode would load both.\n`)
+    }
+  }
+}
+if (!opts.dryRun && changed > 0) process.stdout.write("Restart OpenCode to pick up the change.\n")
