@@ -78,7 +78,7 @@ interface Tracked {
 const tui: TuiPlugin = async (api, options) => {
   const { rows: sidebarRows, rest } = splitOptions(options)
   const directory = (): string => api.state.path?.directory || process.cwd()
-  const settings = loadSettings({ directory: directory(), options: rest })
+  const settings = await loadSettings({ directory: directory(), options: rest })
   if (!settings.config.enabled) return
   const limits: Limits = limitsOf(settings.config)
 
