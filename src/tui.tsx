@@ -14,7 +14,6 @@ import {
   exportList,
   readImport,
   replaceFromMarkdown,
-  resolveProjectPath,
   runUserOps,
 } from "./actions.ts"
 import { limitsOf, STORED_LIMITS } from "./core/config.ts"
@@ -673,8 +672,8 @@ const tui: TuiPlugin = async (api, options) => {
       )
     const list = await readList(session)
     if (list.length === 0) return toast("info", "The list is empty; nothing to export.")
-    const write = (force: boolean) => {
-      const out = exportList(list, directory(), undefined, force)
+    const write = async (force: boolean) => {
+      const out = await exportList(list, directory(), undefined, force)
       if (out.ok) {
         toast("success", `Wrote ${out.value.tasks} tasks to ${out.value.path}.`)
         return
@@ -686,7 +685,7 @@ const tui: TuiPlugin = async (api, options) => {
             message={`${out.path ?? "TODO.md"} exists and is not a todo export. Overwrite it?`}
             onConfirm={() => {
               close()
-              write(true)
+              safely(write(true))
             }}
             onCancel={() => {
               close()
@@ -698,19 +697,15 @@ const tui: TuiPlugin = async (api, options) => {
       }
       toast("error", out.error)
     }
-    write(false)
+    await write(false)
   }
 
   async function importFromFile(session: string): Promise<void> {
     close()
     const problem = editProblem()
     if (problem) return toast("error", problem)
-    const file = readImport(directory(), undefined)
-    if (!file.ok) {
-      const target = resolveProjectPath(directory(), undefined)
-      const path = target.ok ? target.value : "TODO.md"
-      return toast("error", existsSync(path) ? file.error : `${path} does not exist; export the list first.`)
-    }
+    const file = await readImport(directory(), undefined)
+    if (!file.ok) return toast("error", file.error)
     const { path, text } = file.value
     const parsed = parseMarkdown(text, limits)
     if (!parsed.ok) return toast("error", `${path}: ${parsed.error} The list was not changed.`)
