@@ -9,13 +9,7 @@ import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import type { TuiPlugin, TuiPluginModule } from "@opencode-ai/plugin/tui"
 import { createEffect, createMemo, createSignal, ErrorBoundary, For, on, type Setter, Show } from "solid-js"
-import {
-  type EditOutcome,
-  exportList,
-  readImport,
-  replaceFromMarkdown,
-  runUserOps,
-} from "./actions.ts"
+import { type EditOutcome, exportList, readImport, replaceFromMarkdown, runUserOps } from "./actions.ts"
 import { limitsOf, STORED_LIMITS } from "./core/config.ts"
 import {
   actionOp,
