@@ -7,6 +7,7 @@ import { homedir } from "node:os"
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path"
 import { diffLists, type ListDiff } from "./core/diff.ts"
 import { executeOps } from "./core/execute.ts"
+import { parseImport } from "./core/import.ts"
 import { checkList, taskCount } from "./core/list.ts"
 import { isTodoExport, parseMarkdown, renderMarkdown } from "./core/markdown.ts"
 import { fail, isRecord, ok, type Result } from "./core/result.ts"
@@ -93,6 +94,21 @@ export function replaceFromMarkdown(
     const bad = checkList(parsed.value, limits)
     return bad ? fail(bad) : parsed
   })
+}
+
+/**
+ * Replaces the list from an imported file: errors do not quote a foreign file, and a file with no tasks needs
+ * `force` unless it is our own export (see core/import.ts).
+ */
+export function importMarkdown(
+  store: Store,
+  session: string,
+  markdown: string,
+  limits: Limits,
+  notify: Notify,
+  force: boolean,
+): Promise<EditOutcome> {
+  return change(store, session, notify, () => parseImport(markdown, limits, force))
 }
 
 /**

@@ -20,6 +20,7 @@ import {
   taskActions,
   taskEntries,
 } from "./core/dialog-model.ts"
+import { parseImport } from "./core/import.ts"
 import { appendPhase, findTask, taskCount } from "./core/list.ts"
 import { parseMarkdown, renderMarkdown } from "./core/markdown.ts"
 import { parseSnapshot } from "./core/parse.ts"
@@ -701,15 +702,20 @@ const tui: TuiPlugin = async (api, options) => {
     const file = await readImport(directory(), undefined)
     if (!file.ok) return toast("error", file.error)
     const { path, text } = file.value
-    const parsed = parseMarkdown(text, limits)
-    if (!parsed.ok) return toast("error", `${path}: ${parsed.error} The list was not changed.`)
+    const parsed = parseImport(text, limits, false)
+    if (!parsed.ok && !parsed.needsConfirm)
+      return toast("error", `${path}: ${parsed.error} The list was not changed.`)
     const current = await readList(session)
     const done = `Imported ${path}.`
     if (current.length === 0) return applyMarkdown(session, text, done)
     api.ui.dialog.replace(() => (
       <api.ui.DialogConfirm
-        title="Replace the list?"
-        message={`Replace the current list (${countsText(current)}) with ${path} (${countsText(parsed.value)})?`}
+        title={parsed.ok ? "Replace the list?" : "Clear the list?"}
+        message={
+          parsed.ok
+            ? `Replace the current list (${countsText(current)}) with ${path} (${countsText(parsed.value)})?`
+            : `${path} has no tasks and is not a todo export. Clear the current list (${countsText(current)})?`
+        }
         onConfirm={() => safely(applyMarkdown(session, text, done))}
         onCancel={() => {
           close()

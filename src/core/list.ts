@@ -111,11 +111,12 @@ export function looksLikeId(text: string): boolean {
  * Checks a single task text or phase name. Returns an error sentence or undefined.
  * `what` is how the error names the value, e.g. `task "…"` or `phase name`.
  */
-export function checkText(text: string, what: string, limits: Limits): string | undefined {
+export function checkText(text: string, what: string, limits: Limits, quoted = true): string | undefined {
   if (text.length === 0) return `${what} is empty; give it a short description.`
-  if (/[\r\n]/.test(text)) return `${what} "${preview(text)}" spans several lines; keep it to one line.`
+  const named = quoted ? `${what} "${preview(text)}"` : what
+  if (/[\r\n]/.test(text)) return `${named} spans several lines; keep it to one line.`
   if (text.length > limits.maxTaskChars)
-    return `${what} "${preview(text)}" is ${text.length} characters; the limit is ${limits.maxTaskChars}. Shorten it.`
+    return `${named} is ${text.length} characters; the limit is ${limits.maxTaskChars}. Shorten it.`
   return undefined
 }
 

@@ -96,7 +96,23 @@ interface DraftPhase {
   readonly tasks: Task[]
 }
 
-export function parseMarkdown(text: string, limits: Limits = DEFAULT_LIMITS): Result<TodoList> {
+export interface ParseOptions {
+  /**
+   * Whether errors may quote the file's text. Off for a file that is not our export: it may be a `.env` or a
+   * `.netrc` behind a link, and the error reaches the model; the line number and the problem still say enough.
+   */
+  readonly quote?: boolean
+}
+
+export function parseMarkdown(
+  text: string,
+  limits: Limits = DEFAULT_LIMITS,
+  options: ParseOptions = {},
+): Result<TodoList> {
+  const quoting = options.quote !== false
+  /** ` "text"` when quoting, else nothing. */
+  const named = (value: string): string => (quoting ? ` "${preview(value)}"` : "")
+  const got = (line: string): string => (quoting ? `; got "${preview(line)}"` : "")
   const lines = splitLines(text)
   const title = titleLine(lines)
   const phases: DraftPhase[] = []
@@ -123,17 +139,18 @@ export function parseMarkdown(text: string, limits: Limits = DEFAULT_LIMITS): Re
     const heading = HEADING_RE.exec(line)
     if (heading) {
       const name = (heading[2] ?? "").trimStart()
-      const bad = checkText(name, "Phase name", limits)
+      const bad = checkText(name, "Phase name", limits, quoting)
       if (bad) return fail(i, bad)
       const seen = phaseByName.get(name)
       if (seen) {
         return fail(
           i,
           seen.implicit
-            ? `duplicate phase "${preview(name)}": the tasks above the first heading (from line ${seen.line}) already form a phase with that name.`
-            : `duplicate phase "${preview(name)}" (first on line ${seen.line}); phase names must be unique.`,
+            ? `duplicate phase${named(name)}: the tasks above the first heading (from line ${seen.line}) already form a phase with that name.`
+            : `duplicate phase${named(name)} (first on line ${seen.line}); phase names must be unique.`,
         )
       }
+      if (phases.length >= limits.maxPhases) return fail(i, tooMany(limits.maxPhases, "phases", "maxPhases"))
       const phase: DraftPhase = { name, line: i + 1, implicit: false, tasks: [] }
       phases.push(phase)
       phaseByName.set(name, phase)
@@ -149,21 +166,23 @@ export function parseMarkdown(text: string, limits: Limits = DEFAULT_LIMITS): Re
       if (status === undefined) {
         return fail(
           i,
-          `unknown status mark "[${mark}]" in "${preview(line)}"; use [ ] pending, [>] in progress, [x] done, [-] dropped or [!] blocked.`,
+          `unknown status mark${quoting ? ` "[${preview(mark)}]" in "${preview(line)}"` : ""}; use [ ] pending, [>] in progress, [x] done, [-] dropped or [!] blocked.`,
         )
       }
-      if (rest.trim() === "") return fail(i, `task text is empty; got "${preview(line)}"`)
-      if (!/^\s/.test(rest)) return fail(i, expected(line))
+      if (rest.trim() === "") return fail(i, `task text is empty${got(line)}`)
+      if (!/^\s/.test(rest)) return fail(i, expected(got(line)))
       const taskText = rest.trimStart()
-      const bad = checkText(taskText, "Task", limits)
+      const bad = checkText(taskText, "Task", limits, quoting)
       if (bad) return fail(i, bad)
       const seenLine = taskLine.get(taskText)
       if (seenLine !== undefined) {
         return fail(
           i,
-          `duplicate task "${preview(taskText)}" (first on line ${seenLine}); task texts must be unique across the list.`,
+          `duplicate task${named(taskText)} (first on line ${seenLine}); task texts must be unique across the list.`,
         )
       }
+      // Stop here rather than parse a huge file to the end only to refuse it.
+      if (taskLine.size >= limits.maxTasks) return fail(i, tooMany(limits.maxTasks, "tasks", "maxTasks"))
       taskLine.set(taskText, i + 1)
       let phase = phases[phases.length - 1]
       if (phase === undefined) {
@@ -179,25 +198,25 @@ export function parseMarkdown(text: string, limits: Limits = DEFAULT_LIMITS): Re
     const blocker = BLOCKER_RE.exec(line)
     if (blocker) {
       if (last === undefined)
-        return fail(i, `a blocker line must follow a blocked task "- [!] …"; got "${preview(line)}"`)
+        return fail(i, `a blocker line must follow a blocked task "- [!] …"${got(line)}`)
       const owner = last.phase.tasks[last.index]!
       if (owner.status !== "blocked") {
         return fail(
           i,
-          `a blocker line belongs under a blocked task "- [!] …", but task "${preview(owner.text)}" (line ${last.line}) is not marked blocked.`,
+          `a blocker line belongs under a blocked task "- [!] …", but task${named(owner.text)} (line ${last.line}) is not marked blocked.`,
         )
       }
       if (blockerSeen.has(owner.text))
-        return fail(i, `task "${preview(owner.text)}" (line ${last.line}) already has a blocker line.`)
+        return fail(i, `task${named(owner.text)} (line ${last.line}) already has a blocker line.`)
       const reason = blocker[1]!.trim()
-      const bad = checkText(reason, "Blocker reason", limits)
+      const bad = checkText(reason, "Blocker reason", limits, quoting)
       if (bad) return fail(i, bad)
       blockerSeen.add(owner.text)
       last.phase.tasks[last.index] = { text: owner.text, status: owner.status, blocker: reason }
       continue
     }
 
-    return fail(i, expected(line))
+    return fail(i, expected(got(line)))
   }
 
   const list: TodoList = phases.map((phase) => ({ name: phase.name, tasks: phase.tasks }))
@@ -206,8 +225,12 @@ export function parseMarkdown(text: string, limits: Limits = DEFAULT_LIMITS): Re
   return { ok: true, value: list }
 }
 
-function expected(line: string): string {
-  return `expected "- [ ] task", a "## Phase" heading or a blank line; got "${preview(line)}"`
+function expected(got: string): string {
+  return `expected "- [ ] task", a "## Phase" heading or a blank line${got}`
+}
+
+function tooMany(limit: number, what: string, key: string): string {
+  return `the file has more than ${limit} ${what}, the limit; split the plan or raise ${key}.`
 }
 
 function splitLines(text: string): string[] {
