@@ -4,7 +4,7 @@
 
 import { counts, countTasks } from "./list.ts"
 import type { Op, TaskStatus, TodoList } from "./types.ts"
-import { preview, progressText, STATUS_GLYPHS, STATUS_WORDS } from "./words.ts"
+import { neutralize, preview, progressText, STATUS_GLYPHS, STATUS_WORDS } from "./words.ts"
 
 export interface TaskEntry {
   /** "▶ Write the parser" */
@@ -21,10 +21,10 @@ export interface TaskEntry {
 export function taskEntries(list: TodoList): TaskEntry[] {
   const out: TaskEntry[] = []
   for (const phase of list) {
-    const category = `${phase.name} ${countTasks(phase.tasks).closed}/${phase.tasks.length}`
+    const category = `${neutralize(phase.name)} ${countTasks(phase.tasks).closed}/${phase.tasks.length}`
     for (const task of phase.tasks) {
       out.push({
-        title: `${STATUS_GLYPHS[task.status]} ${task.text}`,
+        title: `${STATUS_GLYPHS[task.status]} ${neutralize(task.text)}`,
         text: task.text,
         status: task.status,
         category,

@@ -39,7 +39,7 @@ import { checkList, checkText } from "./list.ts"
 import type { Result } from "./result.ts"
 import type { Limits, Task, TaskStatus, TodoList } from "./types.ts"
 import { DEFAULT_LIMITS } from "./types.ts"
-import { DEFAULT_PHASE, preview, STATUS_BOXES } from "./words.ts"
+import { DEFAULT_PHASE, neutralize, preview, STATUS_BOXES } from "./words.ts"
 
 /** First line of every export; its presence lets a caller refuse to overwrite a foreign file. */
 export const EXPORT_MARKER = "<!-- opencode-todo -->"
@@ -68,12 +68,13 @@ const LINE_BREAK = /\r\n|\r|\n/
 export function renderMarkdown(list: TodoList): string {
   const out: string[] = [EXPORT_MARKER, DOCUMENT_TITLE]
   for (const phase of list) {
-    out.push("", `## ${phase.name}`)
+    // neutralize: a record stored before the character rule writes its escapes, so the file reads back.
+    out.push("", `## ${neutralize(phase.name)}`)
     for (const task of phase.tasks) {
-      out.push(`- ${STATUS_BOXES[task.status]} ${task.text}`)
+      out.push(`- ${STATUS_BOXES[task.status]} ${neutralize(task.text)}`)
       // A stray blocker on a non-blocked task would not parse back; valid lists never carry one.
       if (task.status === "blocked" && task.blocker !== undefined)
-        out.push(`${BLOCKER_PREFIX}${task.blocker}`)
+        out.push(`${BLOCKER_PREFIX}${neutralize(task.blocker)}`)
     }
   }
   return `${out.join("\n")}\n`

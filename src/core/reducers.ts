@@ -174,6 +174,14 @@ function init(list: TodoList, specs: readonly PhaseSpec[], limits: Limits): Resu
     tasks: spec.items.map((item): Task => ({ text: clean(item), status: "pending" })),
   }))
   if (taskCount(phases) === 0) return fail("init needs at least one task.")
+  for (const phase of phases) {
+    const badName = checkText(phase.name, "Phase name", limits)
+    if (badName) return fail(badName)
+    for (const task of phase.tasks) {
+      const badTask = checkText(task.text, "Task", limits)
+      if (badTask) return fail(badTask)
+    }
+  }
   const bad = checkList(phases, limits)
   if (bad) return fail(bad)
   const change: Change = {
