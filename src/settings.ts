@@ -28,5 +28,5 @@ export async function loadSettings(input: {
     warnings,
   )
   const resolved = resolveConfig({ globalText, projectText, env, options: input.options })
-  return { config: resolved.config, warnings: [...warnings, ...resolved.warnings] }
+  return { ...resolved, warnings: [...warnings, ...resolved.warnings] }
 }

@@ -94,3 +94,14 @@ describe("/todo import through the plugin", () => {
     }
   })
 })
+
+describe("a project todo.json that turns the plugin off", () => {
+  it("is named once in the log", async () => {
+    const h = await startHost({ todoJson: { enabled: false } })
+    try {
+      expect(h.logs).toEqual(["info: project todo.json sets enabled to false; the plugin is off."])
+    } finally {
+      h.cleanup()
+    }
+  })
+})
