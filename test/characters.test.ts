@@ -97,6 +97,15 @@ describe("stored records with hostile characters", () => {
     expect(formatList(loaded.value)).toContain("\\u001b]2;PWNED-TITLE\\u0007")
   })
 
+  it("still take ops: the rule guards new text, not what is already there", () => {
+    const loaded = parseSnapshot(stored)
+    if (!loaded.ok) throw new Error(loaded.error)
+    const out = executeOps(loaded.value, [{ op: "start", target: { kind: "task", text: "same\ud800" } }])
+    expect(out.ok).toBe(true)
+    const added = execute(loaded.value, { op: "append", phase: "B", items: ["new"] }, DEFAULT_LIMITS)
+    expect(added.ok).toBe(true)
+  })
+
   it("export to a TODO.md that import reads back", () => {
     const loaded = parseSnapshot(stored)
     if (!loaded.ok) throw new Error(loaded.error)

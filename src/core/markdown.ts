@@ -167,7 +167,7 @@ export function parseMarkdown(
       if (status === undefined) {
         return fail(
           i,
-          `unknown status mark${quoting ? ` "[${preview(mark)}]" in "${preview(line)}"` : ""}; use [ ] pending, [>] in progress, [x] done, [-] dropped or [!] blocked.`,
+          `unknown status mark "[${preview(mark)}]"${quoting ? ` in "${preview(line)}"` : ""}; use [ ] pending, [>] in progress, [x] done, [-] dropped or [!] blocked.`,
         )
       }
       if (rest.trim() === "") return fail(i, `task text is empty${got(line)}`)
