@@ -138,4 +138,10 @@ describe("quoting task text in injected messages", () => {
     expect(out.ok).toBe(true)
     expect(out.list[0]!.tasks[0]!.status).toBe("completed")
   })
+
+  it("can be addressed when the model pastes the literal's inside, escapes and all", () => {
+    const quoted: TodoList = [{ name: "A", tasks: [{ text: 'Say "hi" to C:\\temp', status: "pending" }] }]
+    const out = execute(quoted, { op: "done", task: 'Say \\"hi\\" to C:\\\\temp' }, DEFAULT_LIMITS)
+    expect(out.ok).toBe(true)
+  })
 })

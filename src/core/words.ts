@@ -129,6 +129,20 @@ export function quote(text: string): string {
   return neutralize(JSON.stringify(text))
 }
 
+/**
+ * The text inside a quoted literal that a model copied with its escapes still in (`Say \"hi\"`), or undefined
+ * when `text` has no escapes or is not the inside of a JSON string.
+ */
+export function unquote(text: string): string | undefined {
+  if (!text.includes("\\")) return undefined
+  try {
+    const value: unknown = JSON.parse(`"${text}"`)
+    return typeof value === "string" && value !== text ? value : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** Shortens text to one line of at most `max` characters, so a runaway input cannot flood a message. */
 export function preview(text: string, max = 60): string {
   const flat = neutralize(text.replace(/[\r\n]+/g, " "))
