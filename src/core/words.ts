@@ -106,7 +106,7 @@ export function hostileText(text: string): string | undefined {
   return undefined
 }
 
-const MARKER_HEAD = MARKER.slice(0, MARKER.indexOf(":")).toLowerCase()
+const MARKER_HEAD = MARKER.slice(0, MARKER.indexOf(":") + 1).toLowerCase()
 
 /**
  * Text safe for a terminal, a log or the model: every hostile character becomes its escape (`\u001b`). Stored
