@@ -204,7 +204,7 @@ export function readMarkdown(text: string, limits: Limits = DEFAULT_LIMITS): Res
       if (taskText === "") return fail(i, `task text is empty; got "${preview(line)}"`)
       const bad = checkText(taskText, "Task", limits)
       if (bad) return fail(i, bad)
-      const reason = comment?.[2]!.trim() ?? ""
+      const reason = comment ? comment[2]!.trim() : ""
       let read: Task = { text: taskText, status }
       if (reason !== "") {
         if (CLOSED.has(status)) note(i, "the <!-- blocker: … --> comment left out: the task is closed")
