@@ -126,6 +126,28 @@ describe("the todo tool", () => {
   })
 })
 
+describe("view never writes", () => {
+  it("shows a record stored before the normal form normalised, and leaves the file as it was", async () => {
+    const record = {
+      version: 1,
+      session: "s1",
+      revision: 3,
+      list: [{ name: "P", tasks: ["a", "b"].map((text) => ({ text, status: "pending" })) }],
+      edits: [],
+    }
+    const h = await boot()
+    mkdirSync(h.storeDir, { recursive: true })
+    const text = JSON.stringify(record)
+    writeFileSync(storeFile(h, "s1"), text)
+    expect(await todo(h.hooks, "s1", { op: "view" })).toContain("[>] a")
+    expect(readFileSync(storeFile(h, "s1"), "utf8")).toBe(text)
+    // The next real change writes the normal form.
+    await todo(h.hooks, "s1", { op: "done", task: "a" })
+    const stored = JSON.parse(readFileSync(storeFile(h, "s1"), "utf8"))
+    expect(stored.list[0].tasks.map((t: Obj) => t.status)).toEqual(["completed", "in_progress"])
+  })
+})
+
 describe("session behaviours", () => {
   it("attaches the eager prelude to the first real prompt as a complete synthetic part", async () => {
     const h = await boot({ eager: "preferred" })
