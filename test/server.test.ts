@@ -148,6 +148,40 @@ describe("view never writes", () => {
   })
 })
 
+describe("/todo import", () => {
+  it("imports what people have into the normal form, and the reply says by line how it was read", async () => {
+    const h = await boot()
+    await created(h.hooks, "s1")
+    const file = [
+      "# Work",
+      "- [x] a",
+      "- [~] b",
+      "- [>] c <!-- blocker: the vendor -->",
+      "- [/] d",
+      "- [>] e",
+    ]
+    writeFileSync(join(h.project, "TODO.md"), `${file.join("\n")}\n`)
+    const reply = await h.command("s1", "import")
+    expect(reply).toContain('line 1: tasks under the title "Work" form phase "Work"')
+    expect(reply).toContain("line 3: [~] read as dropped")
+    expect(reply).toContain("line 4: the <!-- blocker: … --> comment read as blocked, with that reason")
+    expect(reply).toContain('line 6: back to pending ("e"); only "d" (line 5) stays in progress')
+    const stored = JSON.parse(readFileSync(storeFile(h, "s1"), "utf8")).list
+    expect(stored).toEqual([
+      {
+        name: "Work",
+        tasks: [
+          { text: "a", status: "completed" },
+          { text: "b", status: "abandoned" },
+          { text: "c", status: "blocked", blocker: "the vendor" },
+          { text: "d", status: "in_progress" },
+          { text: "e", status: "pending" },
+        ],
+      },
+    ])
+  })
+})
+
 describe("session behaviours", () => {
   it("attaches the eager prelude to the first real prompt as a complete synthetic part", async () => {
     const h = await boot({ eager: "preferred" })
