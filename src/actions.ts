@@ -28,6 +28,8 @@ export type Notify = "record" | "none"
 export interface EditNote {
   readonly lines: readonly string[]
   readonly removed: readonly string[]
+  /** Absent in notes that removed no phase (and in notes written before phases were named apart). */
+  readonly removedPhases?: readonly string[]
 }
 
 export function isEditNote(value: unknown): value is EditNote {
@@ -36,7 +38,9 @@ export function isEditNote(value: unknown): value is EditNote {
     Array.isArray(value.lines) &&
     value.lines.every((l) => typeof l === "string") &&
     Array.isArray(value.removed) &&
-    value.removed.every((r) => typeof r === "string")
+    value.removed.every((r) => typeof r === "string") &&
+    (value.removedPhases === undefined ||
+      (Array.isArray(value.removedPhases) && value.removedPhases.every((r) => typeof r === "string")))
   )
 }
 
@@ -64,8 +68,13 @@ async function change(
     // The notes lead the lines, so the toast and the reply say first why a line reads as it does.
     const told = notes.length === 0 ? diff : { ...diff, lines: [...notes, ...diff.lines] }
     outcome = { ok: true, before: current.list, list, diff: told }
-    if (diff.lines.length === 0 && diff.removed.length === 0) return undefined
-    const note: EditNote = { lines: told.lines, removed: diff.removed }
+    if (diff.lines.length === 0 && diff.removed.length === 0 && diff.removedPhases.length === 0)
+      return undefined
+    const note: EditNote = {
+      lines: told.lines,
+      removed: diff.removed,
+      ...(diff.removedPhases.length > 0 ? { removedPhases: diff.removedPhases } : {}),
+    }
     const edits = notify === "record" ? [...current.edits, note] : current.edits
     return { ...current, list, edits }
   })

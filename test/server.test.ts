@@ -4,7 +4,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path"
 import type { Hooks } from "@opencode-ai/plugin"
 import { afterEach, describe, expect, it } from "vitest"
+import { replaceFromMarkdown } from "../src/actions.ts"
 import { MARKER } from "../src/core/prompts.ts"
+import { DEFAULT_LIMITS } from "../src/core/types.ts"
 import { type FakeHost, type HostOptions, startHost } from "./fixtures/host.ts"
 
 const MODEL = { providerID: "mock", modelID: "m" }
@@ -264,6 +266,27 @@ describe("session behaviours", () => {
     const meta = (output.parts[0] as { metadata?: { opencodeTodo?: { list: Obj[] } } }).metadata
     expect(meta?.opencodeTodo?.list[0]).toMatchObject({ name: "Build", tasks: [{ text: "Write parser" }] })
     expect(JSON.parse(readFileSync(storeFile(h, "s1"), "utf8")).list[0].tasks).toHaveLength(1)
+  })
+
+  it("names a removed phase as a phase, in the command reply and in a TUI edit's notice", async () => {
+    const h = await boot()
+    const { hooks } = h
+    await created(hooks, "s1")
+    await todo(hooks, "s1", {
+      list: [
+        { phase: "Build", items: ["Write parser"] },
+        { phase: "Ship", items: ["Tag"] },
+      ],
+    })
+    expect(await h.command("s1", "rm Ship")).toContain(
+      'Do not recreate removed phases ("Ship") or tasks ("Tag").',
+    )
+    // The TUI records its edit in the store; the server tells the model on its next request.
+    await replaceFromMarkdown(h.store, "s1", "## Later\n- [ ] Docs\n", DEFAULT_LIMITS, "record")
+    const parts = await userPrompt(hooks, "s1", "go on")
+    expect(parts.map((p) => String(p.text)).join("\n")).toContain(
+      'Do not recreate removed phases ("Build") or tasks ("Write parser").',
+    )
   })
 
   it("swallows malformed events and logs the failure once", async () => {
