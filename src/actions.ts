@@ -6,8 +6,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path"
 import { diffLists, type ListDiff } from "./core/diff.ts"
 import { executeOps } from "./core/execute.ts"
-import { checkList, taskCount } from "./core/list.ts"
-import { isTodoExport, parseMarkdown, renderMarkdown } from "./core/markdown.ts"
+import { importMarkdown } from "./core/import.ts"
+import { taskCount } from "./core/list.ts"
+import { isTodoExport, renderMarkdown } from "./core/markdown.ts"
 import { fail, isRecord, ok, type Result } from "./core/result.ts"
 import type { Limits, Op, TodoList } from "./core/types.ts"
 import type { Store } from "./store/store.ts"
@@ -27,6 +28,8 @@ export type Notify = "record" | "none"
 export interface EditNote {
   readonly lines: readonly string[]
   readonly removed: readonly string[]
+  /** Absent in notes that removed no phase (and in notes written before phases were named apart). */
+  readonly removedPhases?: readonly string[]
 }
 
 export function isEditNote(value: unknown): value is EditNote {
@@ -35,15 +38,23 @@ export function isEditNote(value: unknown): value is EditNote {
     Array.isArray(value.lines) &&
     value.lines.every((l) => typeof l === "string") &&
     Array.isArray(value.removed) &&
-    value.removed.every((r) => typeof r === "string")
+    value.removed.every((r) => typeof r === "string") &&
+    (value.removedPhases === undefined ||
+      (Array.isArray(value.removedPhases) && value.removedPhases.every((r) => typeof r === "string")))
   )
+}
+
+/** The list a change leaves, and what the reply says beyond the diff (how an imported file was read). */
+interface Computed {
+  readonly list: TodoList
+  readonly notes?: readonly string[]
 }
 
 async function change(
   store: Store,
   session: string,
   notify: Notify,
-  compute: (list: TodoList) => Result<TodoList>,
+  compute: (list: TodoList) => Result<Computed>,
 ): Promise<EditOutcome> {
   let outcome: EditOutcome | undefined
   const snapshot = await store.update(session, (current) => {
@@ -52,12 +63,20 @@ async function change(
       outcome = { ok: false, error: next.error, list: current.list }
       return undefined
     }
-    const diff = diffLists(current.list, next.value)
-    outcome = { ok: true, before: current.list, list: next.value, diff }
-    if (diff.lines.length === 0 && diff.removed.length === 0) return undefined
-    const note: EditNote = { lines: diff.lines, removed: diff.removed }
+    const { list, notes = [] } = next.value
+    const diff = diffLists(current.list, list)
+    // The notes lead the lines, so the toast and the reply say first why a line reads as it does.
+    const told = notes.length === 0 ? diff : { ...diff, lines: [...notes, ...diff.lines] }
+    outcome = { ok: true, before: current.list, list, diff: told }
+    if (diff.lines.length === 0 && diff.removed.length === 0 && diff.removedPhases.length === 0)
+      return undefined
+    const note: EditNote = {
+      lines: told.lines,
+      removed: diff.removed,
+      ...(diff.removedPhases.length > 0 ? { removedPhases: diff.removedPhases } : {}),
+    }
     const edits = notify === "record" ? [...current.edits, note] : current.edits
-    return { ...current, list: next.value, edits }
+    return { ...current, list, edits }
   })
   return outcome ?? { ok: false, error: "The list could not be read.", list: snapshot.list }
 }
@@ -72,11 +91,14 @@ export function runUserOps(
 ): Promise<EditOutcome> {
   return change(store, session, notify, (list) => {
     const result = executeOps(list, ops, limits)
-    return result.ok ? ok(result.list) : fail(result.error)
+    return result.ok ? ok({ list: result.list }) : fail(result.error)
   })
 }
 
-/** Replaces the list with one parsed from Markdown (editor or import). A parse error changes nothing. */
+/**
+ * Replaces the list with one read from Markdown (editor or import), in the normal form; the diff's
+ * lines start with the notes on how the file was read. A parse error changes nothing.
+ */
 export function replaceFromMarkdown(
   store: Store,
   session: string,
@@ -84,12 +106,7 @@ export function replaceFromMarkdown(
   limits: Limits,
   notify: Notify,
 ): Promise<EditOutcome> {
-  return change(store, session, notify, () => {
-    const parsed = parseMarkdown(markdown, limits)
-    if (!parsed.ok) return parsed
-    const bad = checkList(parsed.value, limits)
-    return bad ? fail(bad) : parsed
-  })
+  return change(store, session, notify, () => importMarkdown(markdown, limits))
 }
 
 /**

@@ -57,14 +57,24 @@ export async function runCommand(
       const { path, text } = file.value
       const out = await replaceFromMarkdown(store, session, text, limits, "none")
       const report: CommandReport = out.ok
-        ? { lines: [`imported ${path}`, ...out.diff.lines], removed: out.diff.removed, list: out.list }
+        ? {
+            lines: [`imported ${path}`, ...out.diff.lines],
+            removed: out.diff.removed,
+            removedPhases: out.diff.removedPhases,
+            list: out.list,
+          }
         : { error: `${path}: ${out.error}` }
       return { report, list: out.list }
     }
     case "ops": {
       const out = await runUserOps(store, session, plan.ops, limits, "none")
       const report: CommandReport = out.ok
-        ? { lines: out.diff.lines, removed: out.diff.removed, list: out.list }
+        ? {
+            lines: out.diff.lines,
+            removed: out.diff.removed,
+            removedPhases: out.diff.removedPhases,
+            list: out.list,
+          }
         : { error: out.error }
       return { report, list: out.list }
     }

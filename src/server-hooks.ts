@@ -164,7 +164,13 @@ export const server: Plugin = async (input, options) => {
     s.list = snapshot.list
     // Not a fresh stat: a write landing after the read would carry that stat's stamp and be missed.
     s.stamp = stamp
-    for (const note of notes) await step(s, { type: "list.edited", lines: note.lines, removed: note.removed })
+    for (const note of notes)
+      await step(s, {
+        type: "list.edited",
+        lines: note.lines,
+        removed: note.removed,
+        ...(note.removedPhases ? { removedPhases: note.removedPhases } : {}),
+      })
   }
 
   /** Asks the host for the session's parent once, when no event said whether it has one. */

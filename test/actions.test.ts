@@ -95,6 +95,31 @@ describe("replaceFromMarkdown", () => {
     ])
   })
 
+  it("ends in the normal form: the running task marked done in an edit starts the next", async () => {
+    const edited = "<!-- opencode-todo -->\n# Todo\n\n## Build\n- [x] Parser\n- [ ] Tests\n"
+    const outcome = await replaceFromMarkdown(store, "s1", edited, DEFAULT_LIMITS, "record")
+    expect(outcome.ok && outcome.diff.lines).toEqual([
+      'line 6: started "Tests"; no task was in progress',
+      '"Parser": in progress -> done',
+      '"Tests": pending -> in progress',
+    ])
+    expect((await store.read("s1")).list[0]!.tasks.map((t) => t.status)).toEqual(["completed", "in_progress"])
+  })
+
+  it("keeps only the first of several in-progress tasks and says so", async () => {
+    const outcome = await replaceFromMarkdown(
+      store,
+      "s1",
+      "## Build\n- [>] Parser\n- [>] Tests\n",
+      DEFAULT_LIMITS,
+      "none",
+    )
+    expect(outcome.ok && outcome.diff.lines).toEqual([
+      'line 3: back to pending ("Tests"); only "Parser" (line 2) stays in progress',
+    ])
+    expect((await store.read("s1")).list).toEqual(plan)
+  })
+
   it("keeps the old list on a parse error and reports the line", async () => {
     const outcome = await replaceFromMarkdown(
       store,

@@ -761,6 +761,14 @@ describe("user-edit notice", () => {
     ])
   })
 
+  test("merged edits carry removed phases apart from removed tasks", () => {
+    const s = Session.started()
+    s.send({ type: "userEdit", lines: ['removed phase "Later"'], removed: ["X"], removedPhases: ["Later"] })
+    s.send({ type: "userEdit", lines: ['removed "Y"'], removed: ["Y"] })
+    const text = s.send(request())[0]!.text
+    expect(text).toContain('Do not recreate removed phases ("Later") or tasks ("X", "Y").')
+  })
+
   test("merged edits keep only the latest lines and removed texts once", () => {
     const s = Session.started()
     for (let i = 0; i < 30; i++) s.send({ type: "userEdit", lines: [`done "T${i}"`], removed: ["Gone"] })

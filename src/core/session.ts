@@ -111,7 +111,12 @@ export type HostEvent =
   /** The server read the session's stored list for the first time in this process. */
   | { readonly type: "list.loaded" }
   /** The user changed the list in another process (the TUI); these are the lines of its note. */
-  | { readonly type: "list.edited"; readonly lines: readonly string[]; readonly removed: readonly string[] }
+  | {
+      readonly type: "list.edited"
+      readonly lines: readonly string[]
+      readonly removed: readonly string[]
+      readonly removedPhases?: readonly string[]
+    }
 
 export type SessionAction =
   | (TrackerAction & { readonly type: "attach" | "inject" })
@@ -258,7 +263,12 @@ function trackerEvent(
     case "list.loaded":
       return !facts.createdHere && list.length > 0 ? { type: "resumed", list } : undefined
     case "list.edited":
-      return { type: "userEdit", lines: event.lines, removed: event.removed }
+      return {
+        type: "userEdit",
+        lines: event.lines,
+        removed: event.removed,
+        ...(event.removedPhases ? { removedPhases: event.removedPhases } : {}),
+      }
     case "session.idle":
       return tracker.prompted ? idleEvent(facts, list) : undefined
     default:

@@ -36,7 +36,7 @@ export type TrackerConfig = Pick<
 
 /**
  * Everything the tracker remembers about one session. Plain data (JSON round-trips), bounded in size:
- * counters, flags and at most EDIT_LINES_MAX + REMOVED_MAX short strings.
+ * counters, flags and at most EDIT_LINES_MAX + 2 × REMOVED_MAX short strings (removed tasks and phases).
  */
 export interface TrackerState {
   /** A real user prompt has been seen since this process started tracking the session. */
@@ -111,7 +111,12 @@ export type TrackerEvent =
   /** The conversation was compacted. */
   | { readonly type: "compacted" }
   /** The user changed the list (via /todo or the sidebar). */
-  | { readonly type: "userEdit"; readonly lines: readonly string[]; readonly removed: readonly string[] }
+  | {
+      readonly type: "userEdit"
+      readonly lines: readonly string[]
+      readonly removed: readonly string[]
+      readonly removedPhases?: readonly string[]
+    }
 
 /**
  * What a text says. One delivery may carry several one-shot notices in one text (the list shown once):
@@ -229,14 +234,20 @@ function mergeEdits(
   prev: EditSummary | null,
   lines: readonly string[],
   removed: readonly string[],
+  removedPhases: readonly string[] = [],
 ): EditSummary {
   const allLines = [...(prev?.lines ?? []), ...lines]
   const keptLines = allLines.slice(-EDIT_LINES_MAX)
-  const allRemoved = [...(prev?.removed ?? [])]
-  for (const text of removed) if (!allRemoved.includes(text)) allRemoved.push(text)
+  const once = (before: readonly string[], added: readonly string[]) => {
+    const all = [...before]
+    for (const text of added) if (!all.includes(text)) all.push(text)
+    return all.slice(-REMOVED_MAX)
+  }
+  const phases = once(prev?.removedPhases ?? [], removedPhases)
   return {
     lines: keptLines,
-    removed: allRemoved.slice(-REMOVED_MAX),
+    removed: once(prev?.removed ?? [], removed),
+    ...(phases.length > 0 ? { removedPhases: phases } : {}),
     omitted: (prev?.omitted ?? 0) + allLines.length - keptLines.length,
   }
 }
@@ -299,7 +310,10 @@ export function stepTracker(state: TrackerState, event: TrackerEvent, config: Tr
         state: {
           ...state,
           paused: true,
-          pending: { ...state.pending, edits: mergeEdits(state.pending.edits, event.lines, event.removed) },
+          pending: {
+            ...state.pending,
+            edits: mergeEdits(state.pending.edits, event.lines, event.removed, event.removedPhases),
+          },
         },
         actions: [],
       }
