@@ -213,7 +213,8 @@ async function copyList(shell: Shell, session: string): Promise<void> {
     <api.ui.DialogConfirm
       title={confirm.title}
       message={confirm.message}
-      onConfirm={() => showMarkdown(shell, markdown)}
+      // The confirm dialog clears the dialog stack after this returns: show the view after that.
+      onConfirm={() => setTimeout(() => showMarkdown(shell, markdown), 0)}
       onCancel={() => closeDialog(shell)}
     />
   ))
