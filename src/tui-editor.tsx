@@ -62,11 +62,10 @@ export async function editInEditor(
   const opened = draft?.opened ?? (await source.read(session))
   const edited = runEditor(shell, draft?.text ?? renderMarkdown(opened))
   if (!edited.ok) return toast("error", edited.error)
-  const decision = saveDecision({
-    opened,
-    current: await source.read(session),
-    edited: parseMarkdown(edited.value, shell.limits),
-  })
+  const current = await source.read(session)
+  // The list may have changed while the editor ran: show what it is now, whatever the save does.
+  source.refresh(session, current)
+  const decision = saveDecision({ opened, current, edited: parseMarkdown(edited.value, shell.limits) })
   switch (decision.kind) {
     case "reopen":
       toast(decision.toast.variant, decision.toast.message)
