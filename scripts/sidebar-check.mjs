@@ -243,11 +243,12 @@ try {
     stored ? `edits=${stored.edits?.length}` : "no record",
   )
 
+  // The toast follows the store's confirmation, a moment after the sidebar.
+  const toasted = await tui.waitFor(/"Wire the sidebar": pending -> done/, { timeoutMs: 10_000 })
   check(
     "the Done toast says the change once",
-    /"Wire the sidebar": pending -> done/.test(screenText(after)) &&
-      !/Marked "Wire the sidebar"/.test(screenText(after)),
-    (screenText(after).match(/.*Wire the sidebar.*pending.*/) ?? [""])[0].trim(),
+    !/Marked "Wire the sidebar"/.test(screenText(toasted)),
+    (screenText(toasted).match(/"Wire the sidebar": pending -> done/) ?? [""])[0],
   )
 
   // 3. At 100 columns the sidebar is gone and the compact line shows the progress; Block with a reason
