@@ -70,12 +70,19 @@ describe("facts", () => {
     expect(todoRefusal(observe(initialSession().facts, { type: "parent.found" }))).toBeUndefined()
   })
 
-  it("a real prompt records who it went to and clears aborted, failed and interrupted; our own messages do not", () => {
+  it("a real prompt records who it went to and clears aborted, failed and interrupted; our own messages only set the turn's agent", () => {
     let facts = observe(initialSession().facts, { type: "session.error", aborted: true })
     facts = observe(facts, { type: "session.error", aborted: false })
     facts = observe(facts, { type: "assistant.updated", messageID: "a1", endedOnToolCalls: true })
     expect([facts.aborted, facts.errored, facts.interrupted]).toEqual([true, true, true])
-    expect(observe(facts, ours())).toBe(facts)
+    const afterOurs = observe(facts, ours())
+    expect([afterOurs.aborted, afterOurs.errored, afterOurs.interrupted, afterOurs.lastUser]).toEqual([
+      true,
+      true,
+      true,
+      null,
+    ])
+    expect(afterOurs.turnAgent, "our message starts a turn as its agent").toBe("other")
     const after = observe(facts, prompt())
     expect([after.aborted, after.errored, after.interrupted, after.lastUser]).toEqual([
       false,
