@@ -234,7 +234,9 @@ export function observe(facts: SessionFacts, event: HostEvent): SessionFacts {
         ...(event.rules ? { sessionRules: event.rules } : {}),
       })
     case "session.rules":
-      return sameRules(facts.sessionRules, event.rules) ? facts : patched(facts, { sessionRules: event.rules })
+      return sameRules(facts.sessionRules, event.rules)
+        ? facts
+        : patched(facts, { sessionRules: event.rules })
     case "parent.found":
       return facts.subagent === null ? patched(facts, { subagent: event.parentID !== undefined }) : facts
     case "user.message": {

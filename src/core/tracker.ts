@@ -435,7 +435,7 @@ function onToolResult(
   config: TrackerConfig,
 ): Step {
   // Missing op names are treated as an update: the adapter should always pass them.
-  const onlyView = event.todoOps !== undefined && event.todoOps.every((op) => op === "view")
+  const onlyView = event.todoOps?.every((op) => op === "view") === true
   const looked = LOOKING_TOOLS.has(event.tool) || (event.tool === TODO_TOOL && (!event.ok || onlyView))
   const state = before.question && !looked ? { ...before, question: false } : before
   if (!event.ok) return { state, actions: [] }
