@@ -167,7 +167,7 @@ try {
 
   // 6. Mid-run nudge after 12 edits.
   console.log("6. mid-run nudge")
-  await scenario(host, "nudge")
+  const nudgeId = await scenario(host, "nudge")
   const nudgeReqs = requestsOf("nudge")
   // Found by its words: the prelude before it may already be a stub (the model answered it with init).
   const nudgedAt = nudgeReqs.findIndex((r) =>
@@ -183,9 +183,21 @@ try {
   const ctx9 = { host, model, check, requestsOf, reminderMessages, quiet }
   await proveDeniedAgent(ctx9)
   await proveAsk(ctx9)
-  const stubs = await proveStubs(ctx9, "progress", progressId, "progress")
+  let saved = 0
+  let stubbed = 0
+  let stubRequests = 0
+  for (const [keyword, id] of [
+    ["progress", progressId],
+    ["stall", stallId],
+    ["nudge", nudgeId],
+  ]) {
+    const stubs = await proveStubs(ctx9, keyword, id, keyword)
+    saved += stubs.saved
+    stubbed += stubs.stubbed
+    stubRequests += stubs.requests
+  }
   console.log(
-    `   stubs saved ${stubs.saved} characters over the ${stubs.requests} requests of the progress scenario (${stubs.stubbed} stubs); section took ${((Date.now() - t9) / 1000).toFixed(1)}s`,
+    `   stubs saved ${saved} characters over ${stubRequests} requests of the progress, stall and nudge scenarios (${stubbed} stubs); section took ${((Date.now() - t9) / 1000).toFixed(1)}s`,
   )
 
   // 8. Bad calls return the core's errors and leave the stored list byte-identical.
