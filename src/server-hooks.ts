@@ -37,6 +37,9 @@ const SKILLS_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "skills")
 
 type Client = PluginInput["client"]
 
+// How long a prompt waits for the agents' rules the first time; after that they are read in the background.
+const AGENTS_WAIT_MS = 2_000
+
 /** What the server keeps per session: the core's session state, and the list as last read from the store. */
 interface Tracked {
   readonly id: string
@@ -138,6 +141,16 @@ export const server: Plugin = async (input, options) => {
       }
     })()
     return agentsLoading
+  }
+
+  /** Waits for the agents' rules at most AGENTS_WAIT_MS: a host slow to answer must not hold up the prompt. */
+  function agentsOrTimeout(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, AGENTS_WAIT_MS)
+      timer.unref?.()
+    })
+    return Promise.race([loadAgents(), waited]).finally(() => clearTimeout(timer))
   }
 
   /**
@@ -317,7 +330,7 @@ export const server: Plugin = async (input, options) => {
       const s = session(hookInput.sessionID)
       await syncFromStore(s)
       await resolveParent(s)
-      await loadAgents()
+      await agentsOrTimeout()
       const parts = decodeParts(output.parts)
       const user = decodeUser(hookInput as Record<string, unknown>, output.message)
       const tools = decodeTools(output.message)
@@ -343,7 +356,8 @@ export const server: Plugin = async (input, options) => {
       const s = session(sessionID)
       await syncFromStore(s)
       // Our stored messages that a later todo update made stale go out as a one-line stub (request only).
-      s.state = { ...s.state, stubs: stepStubs(s.state.stubs, historyOf(output.messages)) }
+      const stubs = stepStubs(s.state.stubs, historyOf(output.messages))
+      if (stubs !== s.state.stubs) s.state = { ...s.state, stubs }
       for (const ref of s.state.stubs.stale) {
         const part = output.messages[ref.index]?.parts.find((p) => p.id === ref.partID)
         if (part?.type === "text") part.text = STALE_STUB

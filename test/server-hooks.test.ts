@@ -98,6 +98,12 @@ describe("an agent that may not call todo", () => {
     expect(h.prompts).toHaveLength(1)
   })
 
+  it("a host that never answers GET /agent does not hold the prompt: every agent counts as allowed", async () => {
+    const h = await host({ agents: () => new Promise(() => {}), pluginOptions: { eager: "preferred" } })
+    await h.event("session.created", { info: { id: "s1" } })
+    expect(await prompt(h, "s1", "Review the parser", "review")).toHaveLength(2)
+  })
+
   it("follows the session's own rules from session.updated, and a prompt's tools", async () => {
     const h = await host({ agents: AGENTS })
     await h.event("session.created", { info: { id: "s1" } })
@@ -108,6 +114,22 @@ describe("an agent that may not call todo", () => {
     await h.event("session.idle", { sessionID: "s1" })
     expect(h.prompts).toHaveLength(0)
     await h.event("session.updated", { info: { id: "s1" } })
+    // A prompt sent with tools: { todo: false } leaves the tool out of its turn.
+    const message = {
+      id: "msg_u2",
+      sessionID: "s1",
+      role: "user",
+      agent: "build",
+      model: MODEL,
+      tools: { todo: false },
+    }
+    const parts = [{ id: "prt_u2", sessionID: "s1", messageID: message.id, type: "text", text: "Look only" }]
+    await h.hooks["chat.message"]!({ sessionID: "s1", agent: "build", model: MODEL }, {
+      message,
+      parts,
+    } as never)
+    await bash(h, "s1", 12)
+    expect(await nextRequest(h, "s1")).not.toContain(NUDGE)
     await prompt(h, "s1", "Go on")
     await h.event("session.idle", { sessionID: "s1" })
     expect(h.prompts).toHaveLength(1)
