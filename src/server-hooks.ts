@@ -143,8 +143,12 @@ export const server: Plugin = async (input, options) => {
     return agentsLoading
   }
 
-  /** Waits for the agents' rules at most AGENTS_WAIT_MS: a host slow to answer must not hold up the prompt. */
+  /**
+   * Waits for the agents' rules at most AGENTS_WAIT_MS, and not at all while an earlier read is still under way:
+   * a host slow to answer must not hold up the prompts.
+   */
   function agentsOrTimeout(): Promise<void> {
+    if (agentsLoading !== undefined) return Promise.resolve()
     let timer: ReturnType<typeof setTimeout> | undefined
     const waited = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, AGENTS_WAIT_MS)

@@ -102,6 +102,8 @@ describe("an agent that may not call todo", () => {
     const h = await host({ agents: () => new Promise(() => {}), pluginOptions: { eager: "preferred" } })
     await h.event("session.created", { info: { id: "s1" } })
     expect(await prompt(h, "s1", "Review the parser", "review")).toHaveLength(2)
+    // The read still under way is not waited for again.
+    expect(await prompt(h, "s1", "And the lexer", "review")).toHaveLength(1)
   })
 
   it("follows the session's own rules from session.updated, and a prompt's tools", async () => {
