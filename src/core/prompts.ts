@@ -217,3 +217,9 @@ export function commandReplyText(report: CommandReport): string {
   lines.push(ACK)
   return withMarker(lines)
 }
+
+/**
+ * What a request carries in place of one of our stored messages once a later todo update made it stale
+ * (stale.ts): one line, so the model still sees that something was said there.
+ */
+export const STALE_STUB = "[todo plugin: earlier message, superseded by a later todo update]"
