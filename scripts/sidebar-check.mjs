@@ -3,6 +3,10 @@
 // model. The model's todo calls show up in the sidebar. The /todo dialog changes the list at once
 // with no model request: Done, Block with a reason, $EDITOR editing (and its parse-error path),
 // Copy, Export, Import, Append. A typed `/todo <verb>` (server command) shows up in the sidebar too.
+// At 100 and 80 columns (no sidebar) the compact line shows the progress instead, as fast as the
+// sidebar; ctrl+x b hides it under the overlay sidebar. The dialog's list actions are on its first
+// screen with 9 and with 40 tasks. An $EDITOR save made while the list changed meanwhile keeps that
+// change when the user edited nothing, and asks first when the user did.
 // Asserts on the sidebar's own columns. Exits non-zero on failure, after cleaning up.
 // Run `npm run build` first (package script: `npm run sidebar-check`).
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -84,6 +88,44 @@ function glyphColor(block, text) {
   const cell = row?.cells.find((c) => c.ch.trim() !== "")
   return cell?.fg
 }
+
+/** The compact line: the last non-blank screen row when it reads "<glyph> … · n/m". */
+function compactRow(screen) {
+  for (let y = screen.rows - 1; y >= 0; y--) {
+    const text = screen.text[y].trimEnd()
+    if (text.trim() === "") continue
+    return /^\s*[▶○⊘✓] .*(· )?\d+\/\d+/.test(text) ? { y, text } : undefined
+  }
+  return undefined
+}
+
+function compactHas(pattern) {
+  return (screen) => {
+    const row = compactRow(screen)
+    return Boolean(row && pattern.test(row.text))
+  }
+}
+
+/** Resizes the terminal; the TUI repaints on its own. */
+async function resize(cols) {
+  tui.tmux("resize-window", "-t", tui.target, "-x", String(cols), "-y", "50")
+  await sleep(500)
+}
+
+/**
+ * Brings the sidebar to the wanted state with ctrl+x b when it differs (the host remembers a hidden
+ * sidebar across widths, and an opened one even below 121 columns, as an overlay); resolves with the screen.
+ */
+async function sidebarState(shown) {
+  const now = await tui.settle({ settleMs: 700 })
+  const compact = compactRow(now) !== undefined
+  if (compact !== shown) return now
+  tui.press("C-x", "b")
+  return tui.waitFor((s) => (compactRow(s) === undefined) === shown, { timeoutMs: 10_000 })
+}
+
+const MAX_COMPACT_DELAY_MS = 5000
+const compactDelays = []
 
 let sidebarCapture = ""
 let sidebarFinal = ""
@@ -201,15 +243,53 @@ try {
     stored ? `edits=${stored.edits?.length}` : "no record",
   )
 
-  // 3. Block with a reason (prompt dialog).
+  // The toast follows the store's confirmation, a moment after the sidebar.
+  const toasted = await tui.waitFor(/"Wire the sidebar": pending -> done/, { timeoutMs: 10_000 })
+  check(
+    "the Done toast says the change once",
+    !/Marked "Wire the sidebar"/.test(screenText(toasted)),
+    (screenText(toasted).match(/"Wire the sidebar": pending -> done/) ?? [""])[0],
+  )
+
+  // 3. At 100 columns the sidebar is gone and the compact line shows the progress; Block with a reason
+  // (prompt dialog) reaches it as fast as the sidebar. Back at 200 the sidebar shows the block.
+  await resize(100)
+  const at100 = await tui.waitFor(compactHas(/▶ Write the parser · 2\/5$/), { timeoutMs: 15_000 })
+  shot("4b-compact-100", at100)
+  check(
+    "100 columns: no sidebar, the compact line on one row",
+    tui.sidebar(at100) === null && compactRow(at100).text.length <= 100,
+    JSON.stringify(compactRow(at100).text.trim()),
+  )
   await openTodo()
   await pick("Ship the package")
   await tui.waitFor(/Choose an action/, { timeoutMs: 10_000 })
   await pick("Block")
-  await tui.waitFor(/Why is Ship the package blocked\?/, { timeoutMs: 10_000 })
+  await tui.waitFor(/Why is "Ship the package" blocked\?/, { timeoutMs: 10_000 })
   tui.type("waiting on review")
   await sleep(300)
+  const tBlock = Date.now()
   tui.press("Enter")
+  const blocked100 = await tui.waitFor(compactHas(/· 2\/5, 1 blocked$/), { timeoutMs: 10_000 })
+  compactDelays.push(["100 columns, Block", Date.now() - tBlock])
+  shot("4c-compact-100-blocked", blocked100)
+  // ctrl+x b opens the sidebar as an overlay: the compact line steps aside while it shows.
+  tui.press("C-x", "b")
+  const overlay = await tui.waitFor(
+    (s) => /Todo\s+2\/5 done, 1 blocked/.test(screenText(s)) && !compactRow(s),
+    {
+      timeoutMs: 10_000,
+    },
+  )
+  shot("4d-overlay-100", overlay)
+  tui.press("C-x", "b")
+  await tui.waitFor(compactHas(/· 2\/5, 1 blocked$/), { timeoutMs: 10_000 })
+  check("ctrl+x b: the overlay sidebar shows the list and the compact line steps aside, then returns", true)
+  // Hidden with ctrl+x b, the sidebar stays hidden at 200 columns: the compact line stays too.
+  await resize(200)
+  const hidden200 = await tui.waitFor(compactHas(/· 2\/5, 1 blocked$/), { timeoutMs: 10_000 })
+  check("200 columns, sidebar hidden by the user: the compact line stays", tui.sidebar(hidden200) === null)
+  await sidebarState(true)
   const blocked = await tui.waitFor(blockHas(/2\/5 done, 1 blocked/), { timeoutMs: 10_000 })
   const block3 = todoBlock(blocked)
   check(
@@ -218,10 +298,33 @@ try {
       glyphColor(block3, "⊘ Ship the package") === THEME.error,
     block3.lines.find((l) => l.includes("Ship the package")),
   )
+  check("200 columns: the sidebar shows, the compact line does not", compactRow(blocked) === undefined)
 
   // 4. Edit as Markdown in $EDITOR: a good edit applies, a bad one keeps the list and names the line.
+  // The good edit runs at 80 columns, where the compact line shows the change.
+  await resize(80)
+  await sidebarState(false)
+  const at80 = await tui.waitFor(compactHas(/▶ Write the parser · 2\/5, 1 blocked$/), { timeoutMs: 15_000 })
+  const labelRow = at80.text.findLastIndex((l) => /┃\s+Build · m Mock/.test(l))
+  check(
+    "80 columns: the compact line on its own row, below the prompt and its agent/model label",
+    compactRow(at80).text.length <= 80 && labelRow >= 0 && labelRow < compactRow(at80).y,
+    `${JSON.stringify(compactRow(at80).text.trim())}; label row ${labelRow}: ${JSON.stringify(at80.text[labelRow]?.trim())}`,
+  )
   writeFileSync(editorMode, "good")
-  await openEntry("Edit as Markdown")
+  await openTodo()
+  const tEdit = await pick("Edit as Markdown")
+  const edited80 = await tui.waitFor(compactHas(/· 3\/5, 1 blocked$/), { timeoutMs: 15_000 })
+  compactDelays.push(["80 columns, $EDITOR save", Date.now() - tEdit])
+  shot("5a-compact-80", edited80)
+  for (const [what, ms] of compactDelays) console.log(`compact line updated ${ms} ms after Enter (${what})`)
+  check(
+    `compact line updates within ${MAX_COMPACT_DELAY_MS / 1000} s of a change`,
+    compactDelays.every(([, ms]) => ms <= MAX_COMPACT_DELAY_MS),
+    compactDelays.map(([what, ms]) => `${what}: ${ms} ms`).join(", "),
+  )
+  await resize(200)
+  await sidebarState(true)
   const edited = await tui.waitFor(blockHas(/3\/5 done/), { timeoutMs: 15_000 })
   check("$EDITOR edit applied", !todoBlock(edited).lines.some((l) => l.includes("Add the dialog")))
   writeFileSync(editorMode, "bad")
@@ -238,9 +341,19 @@ try {
 
   // 5. Copy (OSC 52), Export to <project>/TODO.md (confirming over a foreign file), Import it back edited.
   await openEntry("Copy as Markdown")
-  await sleep(1500)
+  await tui.waitFor(/Sent to the terminal clipboard \(OSC 52\)/, { timeoutMs: 10_000 })
   const clip = tui.clipboard()
   check("Copy sent the Markdown through OSC 52", /## Design[\s\S]*- \[x\] Add the dialog/.test(clip))
+  await sleep(300)
+  tui.press("Enter")
+  const view = await tui.waitFor(/Todo as Markdown \(select and copy\)/, { timeoutMs: 10_000 })
+  check(
+    "Copy says the Markdown was sent (not confirmed) and shows it on request",
+    /## Design/.test(screenText(view)),
+  )
+  await sleep(300)
+  tui.press("Enter")
+  await sleep(800)
   const todoFile = join(tui.dirs.project, "TODO.md")
   writeFileSync(todoFile, "# My own notes\n")
   await openEntry("Export to TODO.md")
@@ -308,6 +421,122 @@ try {
     `${secs(seen)} after Enter; the command's model turn had made ${newCalls.length} request(s) by then`,
   )
   sidebarFinal = todoBlock(viaServer).lines.join("\n")
+
+  // 8. The list actions are on the dialog's first screen, with 9 tasks and with 40 (the host shows 19
+  // rows at 50 lines and has no pinning). Long rows and headings end in "…" and keep their status.
+  const todoFile9 = join(tui.dirs.project, "TODO.md")
+  const longTask = "Task 1 with a very long title that goes on and on and on and on and on"
+  const longPhase = "Alpha phase with a long name that goes on and on and on and on"
+  writeFileSync(
+    todoFile9,
+    [
+      `## ${longPhase}`,
+      `- [>] ${longTask}`,
+      "- [ ] Task 2",
+      "- [ ] Task 3",
+      "## Beta",
+      ...[4, 5, 6].map((n) => `- [ ] Task ${n}`),
+      "## Gamma",
+      ...[7, 8, 9].map((n) => `- [ ] Task ${n}`),
+      "",
+    ].join("\n"),
+  )
+  for (const size of [9, 40]) {
+    if (size === 40) {
+      const phases = ["Design", "Build", "Test", "Ship"].map(
+        (name, p) =>
+          `## ${name}\n${Array.from({ length: 10 }, (_, i) => `- [ ] Task ${p * 10 + i + 1}`).join("\n")}`,
+      )
+      writeFileSync(todoFile9, `${phases.join("\n")}\n`)
+    }
+    await openEntry("Import from TODO.md")
+    await tui.waitFor(/Replace the list\?/, { timeoutMs: 10_000 })
+    await sleep(300)
+    tui.press("Enter")
+    await tui.waitFor(blockHas(new RegExp(`0/${size} done`)), { timeoutMs: 15_000 })
+    const screen = await openTodo()
+    shot(`9-dialog-${size}`, screen)
+    const text = screenText(screen)
+    const missing = [
+      "Append a task…",
+      "Edit as Markdown",
+      "Copy as Markdown",
+      "Export to TODO.md…",
+      "Import from TODO.md…",
+    ].filter((title) => !text.includes(title))
+    check(
+      `${size} tasks: every list action on the dialog's first screen`,
+      missing.length === 0,
+      missing.join(", "),
+    )
+    if (size === 9) {
+      const row = /▶ Task 1 with a very long[^┃\n]*…\s+in progress/.exec(text)?.[0] ?? ""
+      const heading = /Alpha phase with a long name[^┃\n"]*… 0\/3/.exec(text)?.[0] ?? ""
+      check(
+        "a long task row ends in … and keeps its status; a long phase heading stays on one row",
+        row !== "" && heading !== "",
+        `${JSON.stringify(row)} / ${JSON.stringify(heading)}`,
+      )
+    }
+    tui.press("Escape")
+    await sleep(800)
+  }
+
+  // 9. $EDITOR while the list changes meanwhile (the "agent" below writes the stored record while the
+  // editor is open). A save that changes nothing keeps that change; a real edit asks first.
+  const recordDir = join(tui.dirs.xdgData, "opencode", "plugin", "todo")
+  const agentWrite = join(scratch, "agent-write.mjs")
+  writeFileSync(
+    agentWrite,
+    [
+      'import { readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"',
+      'import { join } from "node:path"',
+      "const dir = process.argv[2]",
+      'const file = join(dir, readdirSync(dir).find((f) => f.endsWith(".json")))',
+      'const record = JSON.parse(readFileSync(file, "utf8"))',
+      'const task = record.list[0].tasks.find((t) => t.status !== "completed")',
+      'task.status = "completed"',
+      "record.revision += 1",
+      'writeFileSync(file + ".agent", JSON.stringify(record, null, 2) + "\\n")',
+      'renameSync(file + ".agent", file)',
+      "",
+    ].join("\n"),
+  )
+  writeFileSync(
+    editor,
+    [
+      "#!/bin/sh",
+      `mode=$(cat '${editorMode}' 2>/dev/null)`,
+      `'${process.execPath}' '${agentWrite}' '${recordDir}'`,
+      'if [ "$mode" = edit ]; then sed -i "s/^- \\[ \\] Task 40$/- [x] Task 40/" "$1"; fi',
+      "exit 0",
+      "",
+    ].join("\n"),
+  )
+  writeFileSync(editorMode, "unchanged")
+  await openEntry("Edit as Markdown")
+  const kept = await tui.waitFor(/keeps that update/, { timeoutMs: 15_000 })
+  shot("10-editor-unchanged", kept)
+  await sleep(1500)
+  check(
+    "$EDITOR saved unchanged while the list changed: no replace offered, the other change kept",
+    !/The list changed meanwhile/.test(screenText(await tui.settle({ settleMs: 500 }))) &&
+      blockHas(/1\/40 done/)(tui.capture()),
+    todoBlock(tui.capture())?.lines[0],
+  )
+  writeFileSync(editorMode, "edit")
+  await openEntry("Edit as Markdown")
+  const asked = await tui.waitFor(/The list changed meanwhile/, { timeoutMs: 15_000 })
+  shot("11-editor-conflict", asked)
+  await sleep(300)
+  tui.press("Escape")
+  const discarded = await tui.waitFor(blockHas(/2\/40 done/), { timeoutMs: 10_000 })
+  check(
+    "$EDITOR edit while the list changed: asks before replacing; cancelling keeps the other change",
+    /undoes the other change/.test(screenText(asked)) &&
+      !storedRecord()?.list?.[3]?.tasks?.[9]?.status?.startsWith("comp"),
+    todoBlock(discarded)?.lines[0],
+  )
 } catch (error) {
   report.error(error.message.split("\n")[0])
   if (tui) {

@@ -3,13 +3,14 @@
 // the built plugin (dist/server.mjs) and a scripted model, and checks every session behaviour
 // against what the model server received, the HTTP API and the stored list, never against the
 // scripted replies. Exits non-zero on the first failed check group, after cleaning up.
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { startHost } from "./lib/host.mjs"
 import { startMockModel, textOf } from "./lib/mock-model.mjs"
 import { createReport } from "./lib/report.mjs"
 import { decide, PLAN, scenarioOf, TASKS } from "./lib/scenarios.mjs"
+import { AGENTS, proveAsk, proveDeniedAgent, proveStubs, speakingScenarios } from "./lib/smoke-speaking.mjs"
 import { sleep, waitQuiet } from "./lib/wait.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
@@ -23,13 +24,19 @@ if (!existsSync(SERVER_ENTRY)) {
   process.exit(1)
 }
 
-const model = await startMockModel({ decide })
+const model = await startMockModel({
+  decide: (body, info) => {
+    const own = info.kind === "main" ? speakingScenarios[scenarioOf(body)] : undefined
+    return own ? own(info) : decide(body, info)
+  },
+})
 const hosts = []
 async function boot(extra = {}) {
   const host = await startHost({
     modelUrl: model.url,
     plugins: [SERVER_ENTRY],
     env: { OPENCODE_TODO_EAGER: "preferred", ...(extra.env ?? {}) },
+    configExtra: { agent: AGENTS },
     bootTimeoutMs: 120_000,
     ...extra,
   })
@@ -160,12 +167,38 @@ try {
 
   // 6. Mid-run nudge after 12 edits.
   console.log("6. mid-run nudge")
-  await scenario(host, "nudge")
+  const nudgeId = await scenario(host, "nudge")
   const nudgeReqs = requestsOf("nudge")
-  const nudgedAt = nudgeReqs.findIndex((r) => markerCount(r) > 1)
+  // Found by its words: the prelude before it may already be a stub (the model answered it with init).
+  const nudgedAt = nudgeReqs.findIndex((r) =>
+    userTexts(r).some((t) => t.includes("edits or commands since the todo list was last updated")),
+  )
   check("a nudge reached the model after 12 shell commands", nudgedAt >= 0, `request ${nudgedAt}`)
   const bashBefore = nudgedAt >= 0 ? toolResults(nudgeReqs[nudgedAt]).length - 1 : -1
   check("...and not before the 12th", bashBefore >= 12, `${bashBefore} command results before it`)
+
+  // 9. Speaking only when it helps: a denied agent, todo: ask, stale messages as stubs.
+  console.log("9. only when it helps")
+  const t9 = Date.now()
+  const ctx9 = { host, model, check, requestsOf, reminderMessages, quiet }
+  await proveDeniedAgent(ctx9)
+  await proveAsk(ctx9)
+  let saved = 0
+  let stubbed = 0
+  let stubRequests = 0
+  for (const [keyword, id] of [
+    ["progress", progressId],
+    ["stall", stallId],
+    ["nudge", nudgeId],
+  ]) {
+    const stubs = await proveStubs(ctx9, keyword, id, keyword)
+    saved += stubs.saved
+    stubbed += stubs.stubbed
+    stubRequests += stubs.requests
+  }
+  console.log(
+    `   stubs saved ${saved} characters over ${stubRequests} requests of the progress, stall and nudge scenarios (${stubbed} stubs); section took ${((Date.now() - t9) / 1000).toFixed(1)}s`,
+  )
 
   // 8. Bad calls return the core's errors and leave the stored list byte-identical.
   console.log("8. bad calls")
@@ -205,7 +238,6 @@ try {
   check("...with an explicit do-not-recreate", /Do not recreate/i.test(commandText))
   // An edit made by another process (the TUI) is queued in the store and delivered on the next request.
   const edited = storedList(host, closedId)
-  const { writeFileSync } = await import("node:fs")
   edited.record.list[0].tasks.push({ text: "Tag the release", status: "pending" })
   edited.record.edits = [{ lines: ['added "Tag the release" to "Tasks" (pending)'], removed: [] }]
   edited.record.revision += 1
@@ -244,6 +276,10 @@ try {
 
   // 2b and 5. A second process reads the list back; resume reminds once; no prelude on resume.
   console.log("2b/5. second process, resume")
+  // The TUI queued an edit note that no server delivered before the restart.
+  const queued = storedList(host, planId)
+  queued.record.edits = [{ lines: ['added "Tag the release" to "Fix" (pending)'], removed: [] }]
+  writeFileSync(queued.file, JSON.stringify(queued.record))
   await host.stop({ keep: true })
   hosts.length = 0
   const second = await boot({ dataDir: host.dirs.xdgData, projectDir: host.dirs.project })
@@ -266,6 +302,20 @@ try {
     ? userTexts(resumed.at(-1)).filter((t) => t.includes("restored")).length
     : 0
   check("resume: told once, not on every request", resumeCopies === 1, `${resumeCopies}`)
+  const EDITED = "The user changed the todo list"
+  check(
+    "resume: the edit queued before the restart is spent by the resume notice",
+    resumed.every((r) => !userTexts(r).some((t) => t.includes(EDITED))),
+  )
+  const beforeReinit = model.requests.length
+  await second.turn(planId, "scenario:reinit Start over.", { idleTimeoutMs: 150_000 })
+  await quiet(second, planId)
+  const reinit = model.requests.slice(beforeReinit).filter((r) => r.kind === "main")
+  check(
+    "...and does not come back after the next todo update",
+    reinit.length > 1 && reinit.every((r) => !userTexts(r).some((t) => t.includes(EDITED))),
+    `${reinit.length} requests`,
+  )
   await second.stop()
 } catch (error) {
   report.error(`smoke stopped: ${error instanceof Error ? error.stack : error}`)

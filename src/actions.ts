@@ -7,9 +7,9 @@ import { homedir } from "node:os"
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path"
 import { diffLists, type ListDiff } from "./core/diff.ts"
 import { executeOps } from "./core/execute.ts"
-import { parseImport } from "./core/import.ts"
-import { checkList, taskCount } from "./core/list.ts"
-import { isTodoExport, parseMarkdown, renderMarkdown } from "./core/markdown.ts"
+import { type ImportOptions, importMarkdown } from "./core/import.ts"
+import { taskCount } from "./core/list.ts"
+import { isTodoExport, renderMarkdown } from "./core/markdown.ts"
 import { fail, isRecord, ok, type Result } from "./core/result.ts"
 import type { Limits, Op, TodoList } from "./core/types.ts"
 import { entryKind, readProblemText, readTextFile, replaceFile, TODO_MAX_BYTES } from "./safe-file.ts"
@@ -31,6 +31,8 @@ export type Notify = "record" | "none"
 export interface EditNote {
   readonly lines: readonly string[]
   readonly removed: readonly string[]
+  /** Absent in notes that removed no phase (and in notes written before phases were named apart). */
+  readonly removedPhases?: readonly string[]
 }
 
 export function isEditNote(value: unknown): value is EditNote {
@@ -39,15 +41,23 @@ export function isEditNote(value: unknown): value is EditNote {
     Array.isArray(value.lines) &&
     value.lines.every((l) => typeof l === "string") &&
     Array.isArray(value.removed) &&
-    value.removed.every((r) => typeof r === "string")
+    value.removed.every((r) => typeof r === "string") &&
+    (value.removedPhases === undefined ||
+      (Array.isArray(value.removedPhases) && value.removedPhases.every((r) => typeof r === "string")))
   )
+}
+
+/** The list a change leaves, and what the reply says beyond the diff (how an imported file was read). */
+interface Computed {
+  readonly list: TodoList
+  readonly notes?: readonly string[]
 }
 
 async function change(
   store: Store,
   session: string,
   notify: Notify,
-  compute: (list: TodoList) => Result<TodoList>,
+  compute: (list: TodoList) => Result<Computed>,
 ): Promise<EditOutcome> {
   let outcome: EditOutcome | undefined
   const snapshot = await store.update(session, (current) => {
@@ -56,12 +66,20 @@ async function change(
       outcome = { ok: false, error: next.error, list: current.list }
       return undefined
     }
-    const diff = diffLists(current.list, next.value)
-    outcome = { ok: true, before: current.list, list: next.value, diff }
-    if (diff.lines.length === 0 && diff.removed.length === 0) return undefined
-    const note: EditNote = { lines: diff.lines, removed: diff.removed }
+    const { list, notes = [] } = next.value
+    const diff = diffLists(current.list, list)
+    // The notes lead the lines, so the toast and the reply say first why a line reads as it does.
+    const told = notes.length === 0 ? diff : { ...diff, lines: [...notes, ...diff.lines] }
+    outcome = { ok: true, before: current.list, list, diff: told }
+    if (diff.lines.length === 0 && diff.removed.length === 0 && diff.removedPhases.length === 0)
+      return undefined
+    const note: EditNote = {
+      lines: told.lines,
+      removed: diff.removed,
+      ...(diff.removedPhases.length > 0 ? { removedPhases: diff.removedPhases } : {}),
+    }
     const edits = notify === "record" ? [...current.edits, note] : current.edits
-    return { ...current, list: next.value, edits }
+    return { ...current, list, edits }
   })
   return outcome ?? { ok: false, error: "The list could not be read.", list: snapshot.list }
 }
@@ -76,39 +94,24 @@ export function runUserOps(
 ): Promise<EditOutcome> {
   return change(store, session, notify, (list) => {
     const result = executeOps(list, ops, limits)
-    return result.ok ? ok(result.list) : fail(result.error)
+    return result.ok ? ok({ list: result.list }) : fail(result.error)
   })
 }
 
-/** Replaces the list with one parsed from Markdown (editor or import). A parse error changes nothing. */
+/**
+ * Replaces the list with one read from Markdown (editor or import), in the normal form; the diff's
+ * lines start with the notes on how the file was read. A parse error, or a file with no tasks that is
+ * not our export without `force`, changes nothing (see core/import.ts).
+ */
 export function replaceFromMarkdown(
   store: Store,
   session: string,
   markdown: string,
   limits: Limits,
   notify: Notify,
+  options: ImportOptions = {},
 ): Promise<EditOutcome> {
-  return change(store, session, notify, () => {
-    const parsed = parseMarkdown(markdown, limits)
-    if (!parsed.ok) return parsed
-    const bad = checkList(parsed.value, limits)
-    return bad ? fail(bad) : parsed
-  })
-}
-
-/**
- * Replaces the list from an imported file: errors do not quote a foreign file, and a file with no tasks needs
- * `force` unless it is our own export (see core/import.ts).
- */
-export function importMarkdown(
-  store: Store,
-  session: string,
-  markdown: string,
-  limits: Limits,
-  notify: Notify,
-  force: boolean,
-): Promise<EditOutcome> {
-  return change(store, session, notify, () => parseImport(markdown, limits, force))
+  return change(store, session, notify, () => importMarkdown(markdown, limits, options))
 }
 
 /**

@@ -1,7 +1,7 @@
 // The server's /todo command: parses the arguments (core/command.ts), carries the plan out on the store or in
 // the project folder (actions.ts), and reports what happened for the model turn the host starts after it.
 
-import { exportList, importMarkdown, readImport, runUserOps } from "./actions.ts"
+import { exportList, readImport, replaceFromMarkdown, runUserOps } from "./actions.ts"
 import { COMMAND_USAGE, parseCommand } from "./core/command.ts"
 import { formatList } from "./core/format.ts"
 import { renderMarkdown } from "./core/markdown.ts"
@@ -55,16 +55,26 @@ export async function runCommand(
       const file = await readImport(directory, plan.path)
       if (!file.ok) return unchanged({ error: file.error })
       const { path, text } = file.value
-      const out = await importMarkdown(store, session, text, limits, "none", plan.force)
+      const out = await replaceFromMarkdown(store, session, text, limits, "none", { force: plan.force })
       const report: CommandReport = out.ok
-        ? { lines: [`imported ${path}`, ...out.diff.lines], removed: out.diff.removed, list: out.list }
+        ? {
+            lines: [`imported ${path}`, ...out.diff.lines],
+            removed: out.diff.removed,
+            removedPhases: out.diff.removedPhases,
+            list: out.list,
+          }
         : { error: `${path}: ${out.error}` }
       return { report, list: out.list }
     }
     case "ops": {
       const out = await runUserOps(store, session, plan.ops, limits, "none")
       const report: CommandReport = out.ok
-        ? { lines: out.diff.lines, removed: out.diff.removed, list: out.list }
+        ? {
+            lines: out.diff.lines,
+            removed: out.diff.removed,
+            removedPhases: out.diff.removedPhases,
+            list: out.list,
+          }
         : { error: out.error }
       return { report, list: out.list }
     }

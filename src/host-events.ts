@@ -2,9 +2,12 @@
 // who a prompt went to. Host shapes are read defensively: an event the session step does not use is ignored,
 // one it uses that lacks a field it needs is reported as malformed, and nothing here throws.
 
+import { decodeRules } from "./core/permission.ts"
 import { isRecord } from "./core/result.ts"
 import type { HostEvent, ModelRef, UserRef } from "./core/session.ts"
+import type { History, HistoryMessage, HistoryPart } from "./core/stale.ts"
 import type { MessagePart } from "./core/tracker.ts"
+import { COMMAND_PART_KEY } from "./core/tui-protocol.ts"
 
 export type DecodedEvent =
   | { readonly sessionID: string; readonly event: HostEvent }
@@ -37,7 +40,17 @@ export function decodeBusEvent(raw: unknown): DecodedEvent {
       if (id === undefined) return { malformed: `${type} without info.id` }
       const parentID = text(info?.parentID)
       if (type === "session.deleted") return { sessionID: id, event: { type } }
-      return { sessionID: id, event: parentID === undefined ? { type } : { type, parentID } }
+      const rules = decodeRules(info?.permission)
+      return {
+        sessionID: id,
+        event: { type, ...(parentID === undefined ? {} : { parentID }), ...(rules ? { rules } : {}) },
+      }
+    }
+    case "session.updated": {
+      const id = text(info?.id)
+      if (id === undefined) return { malformed: `${type} without info.id` }
+      // The host sends the whole session: no permission means the session has no rules of its own.
+      return { sessionID: id, event: { type: "session.rules", rules: decodeRules(info?.permission) ?? [] } }
     }
     case "session.compacted":
     case "session.idle":
@@ -107,5 +120,56 @@ export function decodeUser(input: Record<string, unknown>, message: unknown): Us
     ...(agent === undefined ? {} : { agent }),
     ...(model === undefined ? {} : { model }),
     ...(variant === undefined ? {} : { variant }),
+  }
+}
+
+/** A prompt's `tools` map (tool name -> on or off), when the message has one. */
+export function decodeTools(message: unknown): Readonly<Record<string, boolean>> | undefined {
+  const tools = isRecord(message) ? message.tools : undefined
+  if (!isRecord(tools)) return undefined
+  const map: Record<string, boolean> = {}
+  for (const [name, on] of Object.entries(tools)) if (typeof on === "boolean") map[name] = on
+  return map
+}
+
+function historyPart(raw: unknown): HistoryPart {
+  const p = isRecord(raw) ? raw : {}
+  const state = isRecord(p.state) ? p.state : {}
+  const metadata = isRecord(p.metadata) ? p.metadata : undefined
+  return {
+    id: typeof p.id === "string" ? p.id : "",
+    type: typeof p.type === "string" ? p.type : "unknown",
+    ...(typeof p.text === "string" ? { text: p.text } : {}),
+    ...(p.synthetic === true ? { synthetic: true } : {}),
+    ...(metadata !== undefined && COMMAND_PART_KEY in metadata ? { command: true } : {}),
+    ...(typeof p.tool === "string"
+      ? {
+          tool: p.tool,
+          ...(typeof state.status === "string" ? { status: state.status } : {}),
+          input: state.input,
+          metadata: state.metadata,
+        }
+      : {}),
+  }
+}
+
+/** The messages of experimental.chat.messages.transform as the stale rule reads them, decoded on demand. */
+export function historyOf(messages: readonly { info: unknown; parts: readonly unknown[] }[]): History {
+  const id = (index: number) => {
+    const info = messages[index]?.info
+    return isRecord(info) && typeof info.id === "string" ? info.id : ""
+  }
+  return {
+    length: messages.length,
+    id,
+    at(index): HistoryMessage {
+      const message = messages[index]
+      const info = isRecord(message?.info) ? message.info : {}
+      return {
+        id: id(index),
+        role: typeof info.role === "string" ? info.role : "unknown",
+        parts: Array.isArray(message?.parts) ? message.parts.map(historyPart) : [],
+      }
+    },
   }
 }

@@ -12,7 +12,8 @@ import { type Config, limitsOf, STORED_LIMITS } from "./core/config.ts"
 import { type ExecuteResult, execute } from "./core/execute.ts"
 import { formatOutcome } from "./core/format.ts"
 import { parseSnapshot } from "./core/parse.ts"
-import { ARG_DESCRIPTIONS, commandReplyText, TOOL_DESCRIPTION } from "./core/prompts.ts"
+import { type Access, type AgentRules, decodeAgentRules, decodeRules } from "./core/permission.ts"
+import { ARG_DESCRIPTIONS, commandReplyText, STALE_STUB, TOOL_DESCRIPTION } from "./core/prompts.ts"
 import {
   type HostEvent,
   initialSession,
@@ -20,12 +21,14 @@ import {
   type Session,
   type SessionAction,
   stepSession,
+  todoAccess,
   todoRefusal,
 } from "./core/session.ts"
+import { stepStubs } from "./core/stale.ts"
 import { COMMAND_PART_KEY } from "./core/tui-protocol.ts"
 import { OP_NAMES, type OpName, type TodoList } from "./core/types.ts"
 import { PLUGIN_ID, TODO_TOOL } from "./core/words.ts"
-import { decodeBusEvent, decodeParts, decodeUser } from "./host-events.ts"
+import { decodeBusEvent, decodeParts, decodeTools, decodeUser, historyOf } from "./host-events.ts"
 import { todoDir } from "./paths.ts"
 import { loadSettings } from "./settings.ts"
 import { createStore, type Store } from "./store/store.ts"
@@ -33,6 +36,9 @@ import { createStore, type Store } from "./store/store.ts"
 const SKILLS_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "skills")
 
 type Client = PluginInput["client"]
+
+// How long a prompt waits for the agents' rules the first time; after that they are read in the background.
+const AGENTS_WAIT_MS = 2_000
 
 /** What the server keeps per session: the core's session state, and the list as last read from the store. */
 interface Tracked {
@@ -111,6 +117,57 @@ export const server: Plugin = async (input, options) => {
     warn: (message) => log("warn", message),
   })
   const sessions = new Map<string, Tracked>()
+  // Every agent's permission rules as the host serves them (GET /agent), read once per load of the plugin: a
+  // change of config reloads the plugin, so they are never stale. Undefined until read (agents count as allowed).
+  let agents: AgentRules | undefined
+  let agentsLoading: Promise<void> | undefined
+
+  /** Reads the agents' rules once; after a failure, again on the next prompt. */
+  function loadAgents(): Promise<void> {
+    if (agents !== undefined) return Promise.resolve()
+    agentsLoading ??= (async () => {
+      try {
+        const answer = (await input.client.app.agents()) as { data?: unknown }
+        if (Array.isArray(answer?.data)) agents = decodeAgentRules(answer.data)
+        else
+          log(
+            "warn",
+            "the host's agent list could not be read; the todo tool counts as allowed for every agent",
+          )
+      } catch (error) {
+        log(
+          "warn",
+          `the host's agent list could not be read (${error instanceof Error ? error.message : String(error)}); the todo tool counts as allowed for every agent`,
+        )
+      } finally {
+        agentsLoading = undefined
+      }
+    })()
+    return agentsLoading
+  }
+
+  /**
+   * Waits for the agents' rules at most AGENTS_WAIT_MS, and not at all while an earlier read is still under way:
+   * a host slow to answer must not hold up the prompts.
+   */
+  function agentsOrTimeout(): Promise<void> {
+    if (agentsLoading !== undefined) return Promise.resolve()
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, AGENTS_WAIT_MS)
+      timer.unref?.()
+    })
+    return Promise.race([loadAgents(), waited]).finally(() => clearTimeout(timer))
+  }
+
+  /**
+   * Whether the agent of the session's turn under way may call todo ("allow", "ask" or "deny"), by the core's
+   * rule over the host's rules. For hooks that must not push a tool the agent cannot call.
+   */
+  // biome-ignore lint/correctness/noUnusedVariables: the gate for hooks that steer the host's own prompt
+  function todoAccessOf(sessionID: string): Access {
+    return todoAccess((sessions.get(sessionID)?.state ?? initialSession()).facts, agents)
+  }
 
   function session(id: string): Tracked {
     let s = sessions.get(id)
@@ -123,7 +180,7 @@ export const server: Plugin = async (input, options) => {
 
   /** Steps the core; the actions that need no hook output (reminders, forgetting) are performed here. */
   async function step(s: Tracked, event: HostEvent): Promise<readonly SessionAction[]> {
-    const result = stepSession(s.state, event, s.list, config)
+    const result = stepSession(s.state, event, s.list, config, agents)
     s.state = result.session
     for (const action of result.actions) {
       if (action.type === "forget") sessions.delete(s.id)
@@ -143,10 +200,18 @@ export const server: Plugin = async (input, options) => {
     s.loaded ??= (async () => {
       // The stamp is taken before the read: a write in between makes the next stamp differ, so it is read then.
       const stamp = await store.stamp(s.id)
-      const snapshot = await store.read(s.id)
+      let snapshot = await store.read(s.id)
+      // Notes the TUI queued and no server delivered are handed to the core with the list: a resume notice
+      // spends them, so they cannot come back after the next todo update.
+      let notes: EditNote[] = []
+      if (snapshot.edits.length > 0)
+        snapshot = await store.update(s.id, (current) => {
+          notes = current.edits.filter(isEditNote)
+          return current.edits.length > 0 ? { ...current, edits: [] } : undefined
+        })
       s.list = snapshot.list
       s.stamp = stamp
-      await step(s, { type: "list.loaded" })
+      await step(s, { type: "list.loaded", edits: notes })
     })()
     return s.loaded
   }
@@ -167,20 +232,31 @@ export const server: Plugin = async (input, options) => {
     s.list = snapshot.list
     // Not a fresh stat: a write landing after the read would carry that stat's stamp and be missed.
     s.stamp = stamp
-    for (const note of notes) await step(s, { type: "list.edited", lines: note.lines, removed: note.removed })
+    for (const note of notes)
+      await step(s, {
+        type: "list.edited",
+        lines: note.lines,
+        removed: note.removed,
+        ...(note.removedPhases ? { removedPhases: note.removedPhases } : {}),
+      })
   }
 
   /** Asks the host for the session's parent once, when no event said whether it has one. */
   async function resolveParent(s: Tracked): Promise<void> {
     if (!parentUnknown(s.state.facts)) return
     let parentID: string | undefined
+    let permission: unknown
     try {
       const info = await input.client.session.get({ path: { id: s.id } })
-      parentID = (info.data as { parentID?: string } | undefined)?.parentID || undefined
+      const data = info.data as { parentID?: string; permission?: unknown } | undefined
+      parentID = data?.parentID || undefined
+      permission = data?.permission
     } catch {
       parentID = undefined
     }
     await step(s, parentID === undefined ? { type: "parent.found" } : { type: "parent.found", parentID })
+    const rules = decodeRules(permission)
+    if (rules !== undefined) await step(s, { type: "session.rules", rules })
   }
 
   /** Wraps a hook so that nothing it throws reaches the host; each distinct failure is logged once. */
@@ -204,13 +280,19 @@ export const server: Plugin = async (input, options) => {
           await resolveParent(s)
           const refusal = todoRefusal(s.state.facts)
           if (refusal !== undefined) return refusal
+          // The host asks for plugin tools only when they ask: with `todo: "ask"` the user approves the call
+          // first. A refusal throws the host's own error, which ends the turn as for any tool.
+          if (typeof ctx.ask === "function")
+            await ctx.ask({ permission: TODO_TOOL, patterns: ["*"], always: ["*"], metadata: {} })
           await syncFromStore(s)
           let before: TodoList = s.list
           let result: ExecuteResult | undefined
+          let changed = false
           const snapshot = await store.update(s.id, (current) => {
             before = current.list
             result = execute(current.list, args, limits)
-            return result.ok && result.list !== current.list ? { ...current, list: result.list } : undefined
+            changed = result.ok && result.list !== current.list
+            return changed && result.ok ? { ...current, list: result.list } : undefined
           })
           // s.stamp stays the one syncFromStore took before this read; our own write moves the
           // stamp, so the next hook reads the record once more instead of missing another writer.
@@ -226,7 +308,8 @@ export const server: Plugin = async (input, options) => {
           return {
             title: outcome.ok ? output.split("\n")[0]!.slice(0, 80) : "todo: error",
             output,
-            metadata: { ok: outcome.ok, list: s.list },
+            // `changed` tells the stale rule (core/stale.ts) that this call updated the list.
+            metadata: { ok: outcome.ok, changed, list: s.list },
           } as never
         },
       },
@@ -260,9 +343,12 @@ export const server: Plugin = async (input, options) => {
       const s = session(hookInput.sessionID)
       await syncFromStore(s)
       await resolveParent(s)
+      await agentsOrTimeout()
       const parts = decodeParts(output.parts)
       const user = decodeUser(hookInput as Record<string, unknown>, output.message)
-      const text = joined(await step(s, { type: "user.message", parts, user }), "attach")
+      const tools = decodeTools(output.message)
+      const message: HostEvent = { type: "user.message", parts, user, ...(tools ? { tools } : {}) }
+      const text = joined(await step(s, message), "attach")
       if (!text) return
       const last = output.parts.at(-1) as { id?: string } | undefined
       output.parts.push({
@@ -282,6 +368,13 @@ export const server: Plugin = async (input, options) => {
       if (!lastMessage || !sessionID) return
       const s = session(sessionID)
       await syncFromStore(s)
+      // Our stored messages that a later todo update made stale go out as a one-line stub (request only).
+      const stubs = stepStubs(s.state.stubs, historyOf(output.messages))
+      if (stubs !== s.state.stubs) s.state = { ...s.state, stubs }
+      for (const ref of s.state.stubs.stale) {
+        const part = output.messages[ref.index]?.parts.find((p) => p.id === ref.partID)
+        if (part?.type === "text") part.text = STALE_STUB
+      }
       const text = joined(await step(s, { type: "model.request" }), "inject")
       if (!text) return
       const info = lastMessage.info as { id: string; role: string }

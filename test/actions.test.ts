@@ -21,7 +21,7 @@ import {
   resolveProjectPath,
   runUserOps,
 } from "../src/actions.ts"
-import { renderMarkdown } from "../src/core/markdown.ts"
+import { EXPORT_MARKER, renderMarkdown } from "../src/core/markdown.ts"
 import { parseSnapshot } from "../src/core/parse.ts"
 import { DEFAULT_LIMITS, type TodoList } from "../src/core/types.ts"
 import { createStore, type Store } from "../src/store/store.ts"
@@ -106,6 +106,31 @@ describe("replaceFromMarkdown", () => {
     ])
   })
 
+  it("ends in the normal form: the running task marked done in an edit starts the next", async () => {
+    const edited = "<!-- opencode-todo -->\n# Todo\n\n## Build\n- [x] Parser\n- [ ] Tests\n"
+    const outcome = await replaceFromMarkdown(store, "s1", edited, DEFAULT_LIMITS, "record")
+    expect(outcome.ok && outcome.diff.lines).toEqual([
+      'line 6: started "Tests"; no task was in progress',
+      '"Parser": in progress -> done',
+      '"Tests": pending -> in progress',
+    ])
+    expect((await store.read("s1")).list[0]!.tasks.map((t) => t.status)).toEqual(["completed", "in_progress"])
+  })
+
+  it("keeps only the first of several in-progress tasks and says so", async () => {
+    const outcome = await replaceFromMarkdown(
+      store,
+      "s1",
+      "## Build\n- [>] Parser\n- [>] Tests\n",
+      DEFAULT_LIMITS,
+      "none",
+    )
+    expect(outcome.ok && outcome.diff.lines).toEqual([
+      'line 3: back to pending ("Tests"); only "Parser" (line 2) stays in progress',
+    ])
+    expect((await store.read("s1")).list).toEqual(plan)
+  })
+
   it("keeps the old list on a parse error and reports the line", async () => {
     const outcome = await replaceFromMarkdown(
       store,
@@ -119,11 +144,12 @@ describe("replaceFromMarkdown", () => {
     expect((await store.read("s1")).list).toEqual(plan)
   })
 
-  it("rejects duplicates naming the duplicate", async () => {
+  it("rejects duplicates naming the duplicate in an edited export", async () => {
+    // An $EDITOR buffer starts as our export; a file without the marker is never quoted (test/import.test.ts).
     const outcome = await replaceFromMarkdown(
       store,
       "s1",
-      "## A\n- [ ] X\n## B\n- [ ] X\n",
+      `${EXPORT_MARKER}\n## A\n- [ ] X\n## B\n- [ ] X\n`,
       DEFAULT_LIMITS,
       "record",
     )

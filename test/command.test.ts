@@ -114,6 +114,52 @@ describe("parseCommand", () => {
       },
     })
   })
+  it("takes quotes as grouping words, never as part of a task text", () => {
+    const appended = (input: string) => {
+      const result = parseCommand(input, list)
+      return result.ok && result.value.kind === "ops" ? result.value.ops[0] : result
+    }
+    expect(appended('append "Work" "Fix it"')).toEqual({ op: "append", phase: "Work", items: ["Fix it"] })
+    expect(appended("append 'Ship it' 'Write  notes'")).toEqual({
+      op: "append",
+      phase: "Ship it",
+      items: ["Write  notes"],
+    })
+    expect(appended('append Build "Add docs"')).toEqual({ op: "append", phase: "Build", items: ["Add docs"] })
+    expect(appended('append Fix "the flaky" test')).toEqual({
+      op: "append",
+      phase: "Build",
+      items: ["Fix the flaky test"],
+    })
+    // A lone quoted run is the task, not a phase.
+    expect(appended('append "Fix it"')).toEqual({ op: "append", phase: "Build", items: ["Fix it"] })
+    // An apostrophe inside a word is text.
+    expect(appended("append Don't break it")).toEqual({
+      op: "append",
+      phase: "Build",
+      items: ["Don't break it"],
+    })
+  })
+  it("refuses a blank task or name instead of reading it as text or as everything", () => {
+    const blank = {
+      ok: false,
+      error: 'The task is blank; give it some words: /todo append ["phase"] <task>',
+    }
+    expect(parseCommand('append Work " "', list)).toEqual(blank)
+    expect(parseCommand('append Build " "', list)).toEqual(blank)
+    expect(parseCommand("append ''", list)).toEqual(blank)
+    for (const verb of ["done", "drop", "rm", "start", "unblock", "block"])
+      expect(parseCommand(`${verb} " "`, list)).toEqual({
+        ok: false,
+        error: `The name is blank; give the task or phase to ${verb}, or run /todo to see the list.`,
+      })
+  })
+  it("takes quotes in a block reason as grouping too", () => {
+    expect(parseCommand('block Tag -- "waiting on CI"', list)).toMatchObject({
+      ok: true,
+      value: { ops: [{ op: "block", reason: "waiting on CI" }] },
+    })
+  })
   it("parses a block reason after --", () => {
     expect(parseCommand("block Tag -- waiting for review", list)).toEqual({
       ok: true,

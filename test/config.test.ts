@@ -17,9 +17,34 @@ describe("defaults", () => {
         maxTaskChars: 300,
         maxTasks: 200,
         maxPhases: 30,
+        sidebarRows: 14,
       },
       warnings: [],
     })
+  })
+
+  test("sidebarRows: a tui.json entry sets it; a bad value warns and keeps the previous one", () => {
+    expect(resolveConfig({ env: {}, options: { sidebarRows: 20 } })).toEqual({
+      config: { ...DEFAULT_CONFIG, sidebarRows: 20 },
+      warnings: [],
+    })
+    for (const bad of [2, 61, 7.5, "20", null]) {
+      const r = resolveConfig({
+        env: {},
+        projectText: json({ sidebarRows: 9 }),
+        options: { sidebarRows: bad },
+      })
+      expect(r.config.sidebarRows).toBe(9)
+      expect(r.warnings).toEqual([
+        `plugin options: sidebarRows: expected an integer from 3 to 60, got ${json(bad)}; keeping 9.`,
+      ])
+    }
+  })
+
+  test("a misspelt sidebarRows is named in the warning", () => {
+    expect(resolveConfig({ env: {}, options: { sidebarrow: 5 } }).warnings).toEqual([
+      'plugin options: unknown key "sidebarrow" (did you mean "sidebarRows"?); ignored.',
+    ])
   })
 
   test("limitsOf maps the list limits and keeps the fixed ops-per-call cap", () => {

@@ -16,7 +16,7 @@ const before: TodoList = [
 
 describe("diffLists", () => {
   it("reports nothing for identical lists", () => {
-    expect(diffLists(before, before)).toEqual({ lines: [], removed: [] })
+    expect(diffLists(before, before)).toEqual({ lines: [], removed: [], removedPhases: [] })
   })
 
   it("reports status changes, additions, moves and removals in list order", () => {
@@ -46,15 +46,17 @@ describe("diffLists", () => {
         'added "Tag" to "Ship" (pending)',
         'removed "Old idea"',
       ],
-      removed: ["Legacy", "Old idea"],
+      removed: ["Old idea"],
+      removedPhases: ["Legacy"],
     })
   })
 
-  it("names every task of a removed phase as removed without a line per task", () => {
+  it("names a removed phase as a phase, and its tasks as removed tasks without a line each", () => {
     const after: TodoList = [before[0]!]
     expect(diffLists(before, after)).toEqual({
       lines: ['removed phase "Legacy"'],
-      removed: ["Legacy", "Port shim"],
+      removed: ["Port shim"],
+      removedPhases: ["Legacy"],
     })
   })
 

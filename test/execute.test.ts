@@ -92,9 +92,12 @@ describe("execute: single ops", () => {
     expect(result.changes).toEqual([])
   })
 
-  it("view of a stored list with nothing running promotes a pending task", () => {
-    const list: TodoList = [{ name: "W", tasks: [t("A")] }]
-    expect(ok(execute(list, { op: "view" })).list).toEqual([{ name: "W", tasks: [t("A", "in_progress")] }])
+  it("view never changes a list, even one not in the normal form: it hands back the same list", () => {
+    const list: TodoList = [{ name: "W", tasks: [t("A"), t("B", "in_progress"), t("C", "in_progress")] }]
+    const result = ok(execute(list, { op: "view" }))
+    expect(result.list).toBe(list)
+    expect(result.changes).toEqual([])
+    expect(ok(execute(list, { ops: [{ op: "view" }, { op: "view" }] })).list).toBe(list)
   })
 
   it("a done task that is explicitly reopened demotes the running one", () => {

@@ -1,6 +1,7 @@
 // Decoding what the host sends: each bus event the session step uses, what is ignored, what is malformed.
 import { describe, expect, it } from "vitest"
-import { decodeBusEvent, decodeParts, decodeUser } from "../src/host-events.ts"
+import { COMMAND_PART_KEY } from "../src/core/tui-protocol.ts"
+import { decodeBusEvent, decodeParts, decodeTools, decodeUser, historyOf } from "../src/host-events.ts"
 
 const bus = (type: string, properties: unknown) => ({ type, properties })
 
@@ -110,5 +111,82 @@ describe("decodeParts / decodeUser", () => {
       variant: "high",
     })
     expect(decodeUser({}, { model: { providerID: 1 } })).toEqual({})
+  })
+})
+
+describe("permission rules and the history", () => {
+  const deny = { permission: "todo", pattern: "*", action: "deny" }
+
+  it("reads the session's rules from session.created and session.updated", () => {
+    expect(eventOf(bus("session.created", { info: { id: "s1", permission: [deny] } }))).toEqual({
+      type: "session.created",
+      rules: [deny],
+    })
+    expect(eventOf(bus("session.updated", { info: { id: "s1", permission: [deny, 7] } }))).toEqual({
+      type: "session.rules",
+      rules: [deny],
+    })
+    expect(eventOf(bus("session.updated", { info: { id: "s1" } }))).toEqual({
+      type: "session.rules",
+      rules: [],
+    })
+    expect(decodeBusEvent(bus("session.updated", {}))).toEqual({
+      malformed: "session.updated without info.id",
+    })
+  })
+
+  it("reads a prompt's tools map, keeping only on and off switches", () => {
+    expect(decodeTools({ tools: { todo: false, bash: true, odd: "no" } })).toEqual({
+      todo: false,
+      bash: true,
+    })
+    expect(decodeTools({})).toBeUndefined()
+  })
+
+  it("decodes the history on demand, with the parts the stale rule reads", () => {
+    const messages = [
+      {
+        info: { id: "m1", role: "user" },
+        parts: [
+          { id: "p1", type: "text", text: "typed" },
+          { id: "p2", type: "text", text: "ours", synthetic: true },
+          { id: "p3", type: "text", text: "reply", metadata: { [COMMAND_PART_KEY]: { list: [] } } },
+        ],
+      },
+      {
+        info: { id: "m2", role: "assistant" },
+        parts: [
+          {
+            id: "p4",
+            type: "tool",
+            tool: "todo",
+            state: { status: "completed", input: { op: "view" }, metadata: { ok: true } },
+          },
+        ],
+      },
+      { info: null, parts: "broken" },
+    ]
+    const history = historyOf(messages as never)
+    expect([history.length, history.id(1), history.id(2)]).toEqual([3, "m2", ""])
+    expect(history.at(0).parts).toEqual([
+      { id: "p1", type: "text", text: "typed" },
+      { id: "p2", type: "text", text: "ours", synthetic: true },
+      { id: "p3", type: "text", text: "reply", command: true },
+    ])
+    expect(history.at(1)).toEqual({
+      id: "m2",
+      role: "assistant",
+      parts: [
+        {
+          id: "p4",
+          type: "tool",
+          tool: "todo",
+          status: "completed",
+          input: { op: "view" },
+          metadata: { ok: true },
+        },
+      ],
+    })
+    expect(history.at(2)).toEqual({ id: "", role: "unknown", parts: [] })
   })
 })

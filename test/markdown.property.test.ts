@@ -1,10 +1,13 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { importMarkdown } from "../src/core/import.ts"
 import { checkList } from "../src/core/list.ts"
 import { isTodoExport, parseMarkdown, renderMarkdown } from "../src/core/markdown.ts"
-import type { Phase, Task } from "../src/core/types.ts"
+import { normalize } from "../src/core/reducers.ts"
+import type { Phase, Task, TodoList } from "../src/core/types.ts"
 import { DEFAULT_LIMITS, STATUSES } from "../src/core/types.ts"
 import { hostileText } from "../src/core/words.ts"
+import { phase, task } from "./fixtures/lists.ts"
 
 // Pieces that look like markdown syntax, so random texts hit the parser's prefixes often.
 const nastyPiece = fc.constantFrom(
@@ -19,6 +22,8 @@ const nastyPiece = fc.constantFrom(
   "* ",
   "+ ",
   "<!-- opencode-todo -->",
+  "<!-- blocker: ",
+  "<!--BLOCKER:",
   "<!--",
   "-->",
   "\\",
@@ -50,9 +55,7 @@ const text = rawText.filter(
 const taskArb = (t: string): fc.Arbitrary<Task> =>
   fc
     .record({ status: fc.constantFrom(...STATUSES), blocker: fc.option(text, { nil: undefined }) })
-    .map(({ status, blocker }) =>
-      status === "blocked" && blocker !== undefined ? { text: t, status, blocker } : { text: t, status },
-    )
+    .map(({ status, blocker }) => task(t, status, status === "blocked" ? blocker : undefined))
 
 const listArb: fc.Arbitrary<Phase[]> = fc
   .tuple(
@@ -63,7 +66,7 @@ const listArb: fc.Arbitrary<Phase[]> = fc
   .chain(([names, texts, picks]) => {
     if (names.length === 0) return fc.constant([] as Phase[])
     return fc.tuple(...texts.map(taskArb)).map((tasks) => {
-      const phases = names.map((name) => ({ name, tasks: [] as Task[] }))
+      const phases = names.map((name) => phase(name)) as { name: string; tasks: Task[] }[]
       tasks.forEach((task, i) => {
         phases[(picks[i] ?? i) % phases.length]!.tasks.push(task)
       })
@@ -101,5 +104,61 @@ describe("markdown properties", () => {
       }),
       { numRuns: 500 },
     )
+  })
+})
+
+// ---- import: what a file becomes when it replaces the list --------------------------------------
+
+/** Lines people write: our own forms, the older format's, Obsidian's, titles, and junk. */
+const fileLineArb = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom("-", "*", "+"),
+        fc.constantFrom(" ", ">", "/", "~", "x", "X", "-", "!"),
+        fc.constantFrom("a", "b", "c", "d", "e", "Ship it", "<!-- blocker: x -->"),
+        fc.constantFrom("", "", " <!-- blocker: waiting -->", "<!--Blocker:  -->", " <!-- note -->"),
+      )
+      .map(([bullet, mark, words, tail]) => `${bullet} [${mark}] ${words}${tail}`),
+  },
+  { weight: 2, arbitrary: fc.constantFrom("# Work", "# Todo", "## Build", "## Ship", "### Later", "#") },
+  { weight: 1, arbitrary: fc.constantFrom("  - blocked: the vendor", "", "<!-- opencode-todo -->", "junk") },
+)
+
+const normalListArb: fc.Arbitrary<TodoList> = listArb.map((list) => normalize(list).list)
+
+describe("import round-trip properties", () => {
+  it("every list in the normal form: export then import gives the same list, with nothing to say", () => {
+    fc.assert(
+      fc.property(normalListArb, (list) => {
+        expect(importMarkdown(renderMarkdown(list))).toStrictEqual({ ok: true, value: { list, notes: [] } })
+      }),
+      { numRuns: 500 },
+    )
+  })
+
+  it("every importable file: import, export, import is stable, and the second export is the first", () => {
+    let imported = 0
+    fc.assert(
+      fc.property(fc.array(fileLineArb, { maxLength: 14 }), fc.constantFrom("\n", "\r\n"), (lines, eol) => {
+        const first = importMarkdown(lines.join(eol))
+        if (!first.ok) return
+        imported++
+        const exported = renderMarkdown(first.value.list)
+        const second = importMarkdown(exported)
+        expect(second).toStrictEqual({ ok: true, value: { list: first.value.list, notes: [] } })
+        expect(renderMarkdown(second.ok ? second.value.list : [])).toBe(exported)
+      }),
+      { numRuns: 1_000 },
+    )
+    // The generator must reach the interesting case, or the property proves nothing.
+    expect(imported).toBeGreaterThan(100)
+  })
+
+  it("the empty list round-trips: its export carries the marker and reads back as empty", () => {
+    const exported = renderMarkdown([])
+    expect(isTodoExport(exported)).toBe(true)
+    expect(importMarkdown(exported)).toStrictEqual({ ok: true, value: { list: [], notes: [] } })
   })
 })

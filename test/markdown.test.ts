@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { isTodoExport, parseMarkdown, renderMarkdown } from "../src/core/markdown.ts"
+import { isTodoExport, parseMarkdown, readMarkdown, renderMarkdown } from "../src/core/markdown.ts"
 import type { Limits, TodoList } from "../src/core/types.ts"
 import { DEFAULT_LIMITS } from "../src/core/types.ts"
 import { phase, task } from "./fixtures/lists.ts"
@@ -126,7 +126,7 @@ describe("parseMarkdown: hand-written files", () => {
     expect(parseMarkdown("# Todo")).toStrictEqual(ok([]))
   })
 
-  it("accepts other bullets, [X], [~], extra spaces, blank lines, trailing whitespace and CRLF", () => {
+  it("accepts other bullets, [X], [/], extra spaces, blank lines, trailing whitespace and CRLF", () => {
     const text = [
       "",
       "# My plan  ",
@@ -136,7 +136,7 @@ describe("parseMarkdown: hand-written files", () => {
       "",
       "* [X] star done",
       "+ [ ] plus pending   ",
-      "-   [~]    spaced in progress",
+      "-   [/]    spaced in progress",
       "",
       "- [!] blocked",
       "",
@@ -162,8 +162,8 @@ describe("parseMarkdown: hand-written files", () => {
     )
   })
 
-  it("takes a lone single-# first heading as the title, even without phases", () => {
-    expect(parse(["# Title", "- [ ] a"])).toStrictEqual(ok([phase("Tasks", task("a"))]))
+  it("takes a lone single-# first heading as the title, naming the phase when there is no other heading", () => {
+    expect(parse(["# Title", "- [ ] a"])).toStrictEqual(ok([phase("Title", task("a"))]))
     expect(parse(["<!-- opencode-todo -->", "# Anything", "### Deep", "- [ ] a"])).toStrictEqual(
       ok([phase("Deep", task("a"))]),
     )
@@ -312,5 +312,101 @@ describe("parseMarkdown: errors", () => {
     const result = parse(["## P", "- [ ] a", "- [ ] b", "oops"])
     expect(result.ok).toBe(false)
     expect("value" in result).toBe(false)
+  })
+})
+
+describe("readMarkdown: what people bring", () => {
+  const read = (lines: string[]) => readMarkdown(lines.join("\n"))
+
+  it("reads [/] as in progress and says so by line", () => {
+    expect(read(["## P", "- [/] a", "- [ ] b", "* [/] c"])).toStrictEqual({
+      ok: true,
+      value: {
+        list: [phase("P", task("a", "in_progress"), task("b"), task("c", "in_progress"))],
+        notes: ["lines 2, 4: [/] read as in progress"],
+        lines: new Map([
+          ["a", 2],
+          ["b", 3],
+          ["c", 4],
+        ]),
+      },
+    })
+  })
+
+  it("reads [~] as dropped, as the older format did", () => {
+    const result = read(["## P", "- [ ] a", "- [~] b"])
+    expect(result.ok && result.value.list).toStrictEqual([phase("P", task("a"), task("b", "abandoned"))])
+    expect(result.ok && result.value.notes).toStrictEqual(["line 3: [~] read as dropped"])
+  })
+
+  it("takes a trailing <!-- blocker: … --> comment as the reason", () => {
+    const result = read([
+      "## P",
+      "- [!] a <!-- blocker: waiting for keys -->",
+      "- [ ] b<!--BLOCKER:  the vendor  -->",
+      "- [x] c <!-- blocker: old news -->",
+      "- [ ] d <!-- blocker: -->",
+      "- [ ] e <!-- not a blocker --> tail",
+    ])
+    expect(result.ok && result.value.list).toStrictEqual([
+      phase(
+        "P",
+        task("a", "blocked", "waiting for keys"),
+        task("b", "blocked", "the vendor"),
+        task("c", "completed"),
+        task("d"),
+        task("e <!-- not a blocker --> tail"),
+      ),
+    ])
+    expect(result.ok && result.value.notes).toStrictEqual([
+      "line 2: the <!-- blocker: … --> comment read as the blocker reason",
+      "line 3: the <!-- blocker: … --> comment read as blocked, with that reason",
+      "line 4: the <!-- blocker: … --> comment left out: the task is closed",
+    ])
+  })
+
+  it("refuses a task with both a blocker comment and a blocker line, or no text besides the comment", () => {
+    expect(read(["- [!] a <!-- blocker: one -->", "  - blocked: two"])).toStrictEqual(
+      err('Line 2: task "a" (line 1) already has a blocker line.'),
+    )
+    expect(read(["- [!] <!-- blocker: why -->"])).toStrictEqual(
+      err('Line 1: task text is empty; got "- [!] <!-- blocker: why -->"'),
+    )
+  })
+
+  it("puts tasks under a lone document title into a phase named after it", () => {
+    const result = read(["# Work", "", "- [ ] a", "- [x] b"])
+    expect(result.ok && result.value.list).toStrictEqual([phase("Work", task("a"), task("b", "completed"))])
+    expect(result.ok && result.value.notes).toStrictEqual([
+      'line 1: tasks under the title "Work" form phase "Work"',
+    ])
+    // With any phase heading the title stays a title, and tasks above the first phase go to "Tasks".
+    const withPhase = read(["# Work", "- [ ] a", "## Later", "- [ ] b"])
+    expect(withPhase.ok && withPhase.value.list).toStrictEqual([
+      phase("Tasks", task("a")),
+      phase("Later", task("b")),
+    ])
+    // A title with nothing under it is no phase.
+    expect(read(["# Work"])).toMatchObject({ ok: true, value: { list: [], notes: [] } })
+  })
+
+  it("says nothing when the file is in our own format", () => {
+    const result = readMarkdown(renderMarkdown(sample))
+    expect(result.ok && result.value.notes).toStrictEqual([])
+  })
+
+  it("shortens a long run of line numbers", () => {
+    const lines = ["## P", ...Array.from({ length: 9 }, (_, i) => `- [~] t${i}`)]
+    expect(read(lines)).toMatchObject({
+      ok: true,
+      value: { notes: ["lines 2, 3, 4, 5, 6 and 4 more: [~] read as dropped"] },
+    })
+  })
+})
+
+describe("renderMarkdown: texts that look like the older format", () => {
+  it("keeps a text ending in a blocker comment verbatim", () => {
+    const list = [phase("P", task("a <!-- blocker: x -->"), task("<!--blocker:-->", "blocked", "why"))]
+    expect(parseMarkdown(renderMarkdown(list))).toStrictEqual(ok(list))
   })
 })

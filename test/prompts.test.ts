@@ -209,6 +209,12 @@ describe("injected texts", () => {
       LIST,
     )
     expect(noRemoval).not.toContain("recreate")
+    expect(
+      noticesText(
+        { edits: { lines: ['removed phase "Later"'], removed: ["X"], removedPhases: ["Later"], omitted: 0 } },
+        LIST,
+      ),
+    ).toContain('Do not recreate removed phases ("Later") or tasks ("X").')
     expect(noRemoval).toContain("  (3 earlier changes not shown)\n")
   })
 
@@ -233,6 +239,16 @@ describe("injected texts", () => {
     expect(commandReplyText({ lines: ['removed "X"'], removed: ["X"] })).toContain(
       'Do not recreate removed tasks ("X").',
     )
+    // Phases are named as phases, not as tasks.
+    const phaseGone = commandReplyText({
+      lines: ['removed phase "P"'],
+      removed: ["a", "b"],
+      removedPhases: ["P"],
+    })
+    expect(phaseGone).toContain('Do not recreate removed phases ("P") or tasks ("a", "b").')
+    expect(
+      commandReplyText({ lines: ['removed phase "P"'], removed: [], removedPhases: ["P", "Q"] }),
+    ).toContain('Do not recreate removed phases ("P", "Q").')
   })
 
   test("an empty list renders as an explicit empty-list line", () => {

@@ -1,14 +1,15 @@
 // The server hooks as the host drives them: what the tracker is told about each hook and event.
 import { afterEach, describe, expect, it } from "vitest"
-import { type FakeHost, startHost } from "./fixtures/host.ts"
+import { MARKER, STALE_STUB } from "../src/core/prompts.ts"
+import { ALLOW_ALL, type FakeHost, type HostOptions, startHost } from "./fixtures/host.ts"
 
 const hosts: FakeHost[] = []
 afterEach(() => {
   for (const h of hosts.splice(0)) h.cleanup()
 })
 
-async function host(): Promise<FakeHost> {
-  const h = await startHost()
+async function host(options: HostOptions = {}): Promise<FakeHost> {
+  const h = await startHost(options)
   hosts.push(h)
   return h
 }
@@ -16,10 +17,16 @@ async function host(): Promise<FakeHost> {
 const MODEL = { providerID: "mock", modelID: "m" }
 const PLAN = { list: [{ phase: "Build", items: ["Write parser", "Test parser"] }] }
 
-async function prompt(h: FakeHost, sessionID: string, text: string): Promise<void> {
-  const message = { id: "msg_u1", sessionID, role: "user", agent: "build", model: MODEL }
+async function prompt(
+  h: FakeHost,
+  sessionID: string,
+  text: string,
+  agent = "build",
+): Promise<{ text?: string }[]> {
+  const message = { id: "msg_u1", sessionID, role: "user", agent, model: MODEL }
   const parts = [{ id: "prt_u1", sessionID, messageID: message.id, type: "text", text }]
-  await h.hooks["chat.message"]!({ sessionID, agent: "build", model: MODEL }, { message, parts } as never)
+  await h.hooks["chat.message"]!({ sessionID, agent, model: MODEL }, { message, parts } as never)
+  return parts
 }
 
 async function bash(h: FakeHost, sessionID: string, times: number): Promise<void> {
@@ -62,5 +69,148 @@ describe("the mid-run nudge", () => {
     expect(update.ok).toBe(true)
     expect(update.output).toContain('Added "Write docs"')
     expect(await nextRequest(h, "s1")).not.toContain(NUDGE)
+  })
+})
+
+/** Agents as GET /agent serves them: build may do anything; review has todo denied, careful asks for it. */
+const AGENTS = [
+  { name: "build", permission: [ALLOW_ALL] },
+  { name: "review", permission: [ALLOW_ALL, { permission: "todo", pattern: "*", action: "deny" }] },
+  { name: "careful", permission: [ALLOW_ALL, { permission: "todo", pattern: "*", action: "ask" }] },
+]
+
+describe("an agent that may not call todo", () => {
+  it("gets no prelude, nudge or reminder; build in the same session does", async () => {
+    const h = await host({ agents: AGENTS, pluginOptions: { eager: "preferred" } })
+    await h.event("session.created", { info: { id: "s1" } })
+    expect(await prompt(h, "s1", "Review the parser", "review")).toHaveLength(1)
+    expect(await prompt(h, "s1", "Now fix it")).toHaveLength(2)
+    await h.call("s1", PLAN)
+    await prompt(h, "s1", "Go on reviewing", "review")
+    await bash(h, "s1", 12)
+    expect(await nextRequest(h, "s1")).not.toContain(NUDGE)
+    await h.event("session.idle", { sessionID: "s1" })
+    expect(h.prompts).toHaveLength(0)
+    await prompt(h, "s1", "Carry on")
+    await bash(h, "s1", 12)
+    expect(await nextRequest(h, "s1")).toContain(NUDGE)
+    await h.event("session.idle", { sessionID: "s1" })
+    expect(h.prompts).toHaveLength(1)
+  })
+
+  it("a host that never answers GET /agent does not hold the prompt: every agent counts as allowed", async () => {
+    const h = await host({ agents: () => new Promise(() => {}), pluginOptions: { eager: "preferred" } })
+    await h.event("session.created", { info: { id: "s1" } })
+    expect(await prompt(h, "s1", "Review the parser", "review")).toHaveLength(2)
+    // The read still under way is not waited for again.
+    expect(await prompt(h, "s1", "And the lexer", "review")).toHaveLength(1)
+  })
+
+  it("follows the session's own rules from session.updated, and a prompt's tools", async () => {
+    const h = await host({ agents: AGENTS })
+    await h.event("session.created", { info: { id: "s1" } })
+    await prompt(h, "s1", "Fix it")
+    await h.call("s1", PLAN)
+    const deny = [{ permission: "todo", pattern: "*", action: "deny" }]
+    await h.event("session.updated", { info: { id: "s1", permission: deny } })
+    await h.event("session.idle", { sessionID: "s1" })
+    expect(h.prompts).toHaveLength(0)
+    await h.event("session.updated", { info: { id: "s1" } })
+    // A prompt sent with tools: { todo: false } leaves the tool out of its turn.
+    const message = {
+      id: "msg_u2",
+      sessionID: "s1",
+      role: "user",
+      agent: "build",
+      model: MODEL,
+      tools: { todo: false },
+    }
+    const parts = [{ id: "prt_u2", sessionID: "s1", messageID: message.id, type: "text", text: "Look only" }]
+    await h.hooks["chat.message"]!({ sessionID: "s1", agent: "build", model: MODEL }, {
+      message,
+      parts,
+    } as never)
+    await bash(h, "s1", 12)
+    expect(await nextRequest(h, "s1")).not.toContain(NUDGE)
+    await prompt(h, "s1", "Go on")
+    await h.event("session.idle", { sessionID: "s1" })
+    expect(h.prompts).toHaveLength(1)
+  })
+
+  it("asks the host before every call, so that todo: ask waits for the user", async () => {
+    const h = await host({ agents: AGENTS })
+    const asked: unknown[] = []
+    const ctx = { ...h.ctx("s1"), ask: async (input: unknown) => void asked.push(input) }
+    await h.hooks.tool!.todo!.execute(PLAN as never, ctx as never)
+    expect(asked).toEqual([{ permission: "todo", patterns: ["*"], always: ["*"], metadata: {} }])
+    const refused = { ...h.ctx("s1"), ask: async () => Promise.reject(new Error("The user rejected")) }
+    await expect(h.hooks.tool!.todo!.execute({ op: "rm" } as never, refused as never)).rejects.toThrow(
+      /rejected/,
+    )
+    expect((await h.store.read("s1")).list).toHaveLength(1)
+  })
+})
+
+describe("stale messages in requests", () => {
+  type Part = Record<string, unknown>
+  const msg = (id: string, role: string, parts: Part[]) => ({ info: { id, sessionID: "s1", role }, parts })
+  const text = (id: string, body: string, extra: Part = {}) => ({ id, type: "text", text: body, ...extra })
+  const todoPart = (id: string, changed: boolean) => ({
+    id,
+    type: "tool",
+    tool: "todo",
+    state: { status: "completed", input: {}, metadata: { ok: true, changed, list: [] } },
+  })
+
+  it("our parts before a todo update go out as a stub, the same in every later request", async () => {
+    const h = await host()
+    const reminder = `${MARKER}\nYou stopped, but the todo list still has open tasks`
+    const history = () => [
+      msg("msg_1", "user", [text("p1", "Fix it"), text("p2", `${MARKER}\nprelude`, { synthetic: true })]),
+      msg("msg_2", "assistant", [todoPart("p3", true)]),
+      msg("msg_3", "user", [text("p4", reminder, { synthetic: true })]),
+      msg("msg_4", "assistant", [todoPart("p5", false)]),
+    ]
+    const texts = async (messages: ReturnType<typeof history>) => {
+      await h.hooks["experimental.chat.messages.transform"]!({}, { messages } as never)
+      return messages.filter((m) => m.info.role === "user").flatMap((m) => m.parts.map((p) => p.text))
+    }
+    expect(await texts(history())).toEqual(["Fix it", STALE_STUB, reminder])
+    const later = [...history(), msg("msg_5", "assistant", [todoPart("p6", true)])]
+    expect(await texts(later)).toEqual(["Fix it", STALE_STUB, STALE_STUB])
+    expect(
+      await texts([
+        ...later.slice(0, 4).map((m) => ({ ...m, parts: m.parts.map((p) => ({ ...p })) })),
+        later[4]!,
+      ]),
+    ).toEqual(["Fix it", STALE_STUB, STALE_STUB])
+  })
+})
+
+describe("edits queued before a restart", () => {
+  it("are spent by the resume notice and never come back after the next todo update", async () => {
+    const h = await host()
+    // A session from an earlier run: its list, and a note the TUI queued that no server delivered.
+    const list = [
+      {
+        name: "Build",
+        tasks: [
+          { text: "Write parser", status: "in_progress" as const },
+          { text: "Test parser", status: "pending" as const },
+        ],
+      },
+    ]
+    await h.store.update("s1", (current) => ({
+      ...current,
+      list,
+      edits: [{ lines: ['added "Test parser" to "Build" (pending)'], removed: [] }],
+    }))
+    const parts = await prompt(h, "s1", "Go on")
+    const attached = parts.map((p) => p.text ?? "").join("\n")
+    expect(attached).toContain("restored from an earlier run")
+    expect(attached).not.toContain("The user changed")
+    expect((await h.store.read("s1")).edits).toEqual([])
+    expect((await h.call("s1", { op: "done", task: "Write parser" })).ok).toBe(true)
+    expect(await nextRequest(h, "s1")).not.toContain("The user changed")
   })
 })

@@ -4,7 +4,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path"
 import type { Hooks } from "@opencode-ai/plugin"
 import { afterEach, describe, expect, it } from "vitest"
+import { replaceFromMarkdown } from "../src/actions.ts"
 import { MARKER } from "../src/core/prompts.ts"
+import { DEFAULT_LIMITS } from "../src/core/types.ts"
 import { type FakeHost, type HostOptions, startHost } from "./fixtures/host.ts"
 
 const MODEL = { providerID: "mock", modelID: "m" }
@@ -126,6 +128,62 @@ describe("the todo tool", () => {
   })
 })
 
+describe("view never writes", () => {
+  it("shows a record stored before the normal form normalised, and leaves the file as it was", async () => {
+    const record = {
+      version: 1,
+      session: "s1",
+      revision: 3,
+      list: [{ name: "P", tasks: ["a", "b"].map((text) => ({ text, status: "pending" })) }],
+      edits: [],
+    }
+    const h = await boot()
+    mkdirSync(h.storeDir, { recursive: true })
+    const text = JSON.stringify(record)
+    writeFileSync(storeFile(h, "s1"), text)
+    expect(await todo(h.hooks, "s1", { op: "view" })).toContain("[>] a")
+    expect(readFileSync(storeFile(h, "s1"), "utf8")).toBe(text)
+    // The next real change writes the normal form.
+    await todo(h.hooks, "s1", { op: "done", task: "a" })
+    const stored = JSON.parse(readFileSync(storeFile(h, "s1"), "utf8"))
+    expect(stored.list[0].tasks.map((t: Obj) => t.status)).toEqual(["completed", "in_progress"])
+  })
+})
+
+describe("/todo import", () => {
+  it("imports what people have into the normal form, and the reply says by line how it was read", async () => {
+    const h = await boot()
+    await created(h.hooks, "s1")
+    const file = [
+      "# Work",
+      "- [x] a",
+      "- [~] b",
+      "- [>] c <!-- blocker: the vendor -->",
+      "- [/] d",
+      "- [>] e",
+    ]
+    writeFileSync(join(h.project, "TODO.md"), `${file.join("\n")}\n`)
+    const reply = await h.command("s1", "import")
+    expect(reply).toContain('line 1: tasks under the title "Work" form phase "Work"')
+    expect(reply).toContain("line 3: [~] read as dropped")
+    expect(reply).toContain("line 4: the <!-- blocker: … --> comment read as blocked, with that reason")
+    expect(reply).toContain('line 6: back to pending ("e"); only "d" (line 5) stays in progress')
+    const stored = JSON.parse(readFileSync(storeFile(h, "s1"), "utf8")).list
+    expect(stored).toEqual([
+      {
+        name: "Work",
+        tasks: [
+          { text: "a", status: "completed" },
+          { text: "b", status: "abandoned" },
+          { text: "c", status: "blocked", blocker: "the vendor" },
+          { text: "d", status: "in_progress" },
+          { text: "e", status: "pending" },
+        ],
+      },
+    ])
+  })
+})
+
 describe("session behaviours", () => {
   it("attaches the eager prelude to the first real prompt as a complete synthetic part", async () => {
     const h = await boot({ eager: "preferred" })
@@ -208,6 +266,27 @@ describe("session behaviours", () => {
     const meta = (output.parts[0] as { metadata?: { opencodeTodo?: { list: Obj[] } } }).metadata
     expect(meta?.opencodeTodo?.list[0]).toMatchObject({ name: "Build", tasks: [{ text: "Write parser" }] })
     expect(JSON.parse(readFileSync(storeFile(h, "s1"), "utf8")).list[0].tasks).toHaveLength(1)
+  })
+
+  it("names a removed phase as a phase, in the command reply and in a TUI edit's notice", async () => {
+    const h = await boot()
+    const { hooks } = h
+    await created(hooks, "s1")
+    await todo(hooks, "s1", {
+      list: [
+        { phase: "Build", items: ["Write parser"] },
+        { phase: "Ship", items: ["Tag"] },
+      ],
+    })
+    expect(await h.command("s1", "rm Ship")).toContain(
+      'Do not recreate removed phases ("Ship") or tasks ("Tag").',
+    )
+    // The TUI records its edit in the store; the server tells the model on its next request.
+    await replaceFromMarkdown(h.store, "s1", "## Later\n- [ ] Docs\n", DEFAULT_LIMITS, "record")
+    const parts = await userPrompt(hooks, "s1", "go on")
+    expect(parts.map((p) => String(p.text)).join("\n")).toContain(
+      'Do not recreate removed phases ("Build") or tasks ("Write parser").',
+    )
   })
 
   it("swallows malformed events and logs the failure once", async () => {

@@ -12,6 +12,7 @@ import {
   type Session,
   type SessionAction,
   stepSession,
+  todoAccess,
   todoRefusal,
 } from "../src/core/session.ts"
 import type { TodoList } from "../src/core/types.ts"
@@ -70,12 +71,19 @@ describe("facts", () => {
     expect(todoRefusal(observe(initialSession().facts, { type: "parent.found" }))).toBeUndefined()
   })
 
-  it("a real prompt records who it went to and clears aborted, failed and interrupted; our own messages do not", () => {
+  it("a real prompt records who it went to and clears aborted, failed and interrupted; our own messages only set the turn's agent", () => {
     let facts = observe(initialSession().facts, { type: "session.error", aborted: true })
     facts = observe(facts, { type: "session.error", aborted: false })
     facts = observe(facts, { type: "assistant.updated", messageID: "a1", endedOnToolCalls: true })
     expect([facts.aborted, facts.errored, facts.interrupted]).toEqual([true, true, true])
-    expect(observe(facts, ours())).toBe(facts)
+    const afterOurs = observe(facts, ours())
+    expect([afterOurs.aborted, afterOurs.errored, afterOurs.interrupted, afterOurs.lastUser]).toEqual([
+      true,
+      true,
+      true,
+      null,
+    ])
+    expect(afterOurs.turnAgent, "our message starts a turn as its agent").toBe("other")
     const after = observe(facts, prompt())
     expect([after.aborted, after.errored, after.interrupted, after.lastUser]).toEqual([
       false,
@@ -108,6 +116,67 @@ describe("facts", () => {
     expect(facts.openAsks).toHaveLength(OPEN_ASKS_MAX)
     expect(facts.openAsks[0]).toBe("q10")
     expect(observe(facts, { type: "ask.closed", id: "q10" }).openAsks).toHaveLength(OPEN_ASKS_MAX - 1)
+  })
+})
+
+describe("the agent's access to todo", () => {
+  const deny = { permission: "todo", pattern: "*", action: "deny" } as const
+  const AGENTS = new Map([
+    ["build", [{ permission: "*", pattern: "*", action: "allow" } as const]],
+    ["review", [{ permission: "*", pattern: "*", action: "allow" } as const, deny]],
+  ])
+  const as = (agent: string, tools?: Record<string, boolean>): HostEvent => ({
+    type: "user.message",
+    parts: [{ type: "text", text: "Fix the parser" }],
+    user: { agent },
+    ...(tools ? { tools } : {}),
+  })
+  const step = (session: Session, event: HostEvent) => stepSession(session, event, [], CONFIG, AGENTS)
+
+  it("is the turn's agent over its rules, then the session's, then the prompt's tools", () => {
+    let s = step(initialSession(), { type: "session.created" }).session
+    s = step(s, as("review")).session
+    expect(todoAccess(s.facts, AGENTS)).toBe("deny")
+    s = step(s, as("build")).session
+    expect(todoAccess(s.facts, AGENTS)).toBe("allow")
+    expect(todoAccess(s.facts, undefined), "unknown rules allow").toBe("allow")
+    s = step(s, { type: "session.rules", rules: [deny] }).session
+    expect(todoAccess(s.facts, AGENTS)).toBe("deny")
+    s = step(s, { type: "session.rules", rules: [] }).session
+    s = step(s, as("build", { todo: false })).session
+    expect(todoAccess(s.facts, AGENTS)).toBe("deny")
+    // Our own message starts a turn as its agent without becoming the user's prompt.
+    s = step(s, {
+      type: "user.message",
+      parts: [{ type: "text", text: `${MARKER}\nx`, synthetic: true }],
+      user: { agent: "review" },
+    }).session
+    expect([todoAccess(s.facts, AGENTS), s.facts.lastUser?.agent]).toEqual(["deny", "build"])
+  })
+
+  it("the prelude waits for the first prompt to an agent that may call todo", () => {
+    let s = step(initialSession(), { type: "session.created" }).session
+    const denied = step(s, as("review"))
+    expect(denied.actions).toEqual([])
+    s = denied.session
+    expect(step(s, as("build")).actions.map((a) => ("kind" in a ? a.kind : a.type))).toEqual(["prelude"])
+  })
+})
+
+describe("edit notes found with the stored list", () => {
+  const notes = [{ lines: ['done "Write parser"'], removed: ["Old"] }]
+  it("are spent by a resume", () => {
+    const d = new Driver()
+    d.send({ type: "parent.found" })
+    expect(d.kinds({ type: "list.loaded", edits: notes })).toEqual([])
+    expect(d.kinds(prompt())).toEqual(["attach:resume"])
+    expect(d.kinds({ type: "model.request" })).toEqual([])
+  })
+  it("are delivered for a session created here", () => {
+    const d = new Driver()
+    d.send({ type: "session.created" })
+    d.send({ type: "list.loaded", edits: notes })
+    expect(d.kinds(prompt())).toEqual(["attach:user-edit"])
   })
 })
 

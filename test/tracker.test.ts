@@ -127,6 +127,8 @@ test("initial state is plain, serializable data", () => {
   expect(JSON.parse(JSON.stringify(state))).toEqual(state)
   expect(state).toEqual({
     prompted: false,
+    preluded: false,
+    question: false,
     resumed: false,
     subagent: false,
     edits: 0,
@@ -185,40 +187,94 @@ describe("classifyUserMessage", () => {
 })
 
 describe("asksUser", () => {
-  test.each([
-    "Should I also update the docs?",
-    "Ready to go？",
-    "هل تريد المتابعة؟",
-    "Θέλετε να συνεχίσω\u037E",
-    "Is this right⸮",
-    "**Shall we proceed?**",
-    "Which option do you prefer? 🙂",
-    '"Which one?"',
-    "Let me know if you want changes.",
-    "Please confirm the target branch.",
-    "I can also refactor it. Should I go ahead.",
-    "WOULD YOU LIKE me to continue.",
-    "Do you want me to push.",
-    "Shall I continue.",
-    "Can you confirm the API key is set.",
-    "Waiting for your go-ahead.",
-    "Done with step one.\n\nWhat next?\n\n",
-  ])("asks: %j", (text) => {
-    expect(asksUser(text)).toBe(true)
+  // [text, waiting for the user]. False reminders are worse than missed ones, so doubtful rows are "waiting".
+  const TABLE: readonly (readonly [string, boolean])[] = [
+    // The imperative requests for input a trailing "?" misses.
+    ["Answer yes or no.", true],
+    ["Choose one of the two options.", true],
+    ["Reply with the token.", true],
+    ["Tell me which branch to use.", true],
+    ["Confirm the target directory.", true],
+    ["Pick one.", true],
+    ["Please advise how to proceed.", true],
+    ["Which one?\n1. Rewrite the tokenizer\n2. Patch the existing one", true],
+    ["Which approach do you prefer?\n\n1. Rewrite\n2. Patch\n3. Leave it as it is", true],
+    ["Two fixes are possible. Pick one:\n- rewrite the tokenizer\n- patch the existing one", true],
+    ["If that works for you, reply with the token.", true],
+    ["Please choose between the two approaches below.", true],
+    ["Select one of the options above.", true],
+    ["Decide which database to use and I will continue.", true],
+    ["Specify the target version.", true],
+    ["Respond with the API key when you have it.", true],
+    ["Kindly confirm that the migration can run tonight.", true],
+    ["**Tell me** which file to start with.", true],
+    // Questions and cue phrases.
+    ["Should I also update the docs?", true],
+    ["**Shall we proceed?**", true],
+    ["Which option do you prefer? 🙂", true],
+    ['"Which one?"', true],
+    ["Let me know if you want changes.", true],
+    ["Please confirm the target branch.", true],
+    ["I can also refactor it. Should I go ahead.", true],
+    ["WOULD YOU LIKE me to continue.", true],
+    ["Waiting for your go-ahead.", true],
+    ["Done with step one.\n\nWhat next?\n\n", true],
+    ["Is this right⸮", true],
+    // Other scripts: full-width, Arabic and Greek question marks.
+    ["你想让我继续吗？", true],
+    ["要我先修复测试吗？", true],
+    ["このまま進めてもよろしいですか？", true],
+    ["どちらのブランチを使いますか？", true],
+    ["계속 진행할까요？", true],
+    ["هل تريد أن أتابع؟", true],
+    ["أي فرع أستخدم؟", true],
+    ["آیا ادامه بدهم؟", true],
+    ["کیا میں جاری رکھوں؟", true],
+    ["Θέλετε να συνεχίσω\u037E", true],
+    ["Ποιο αρχείο να αλλάξω\u037E", true],
+    // Not waiting: statements, summaries, code, and words that only look like requests.
+    ["Implemented the parser.", false],
+    ["Is it done? Yes, all tests pass.", false],
+    ["Should I? No: I went ahead.\nAll done.", false],
+    ["This should include the tests.", false],
+    ["Marshall Island data loaded.", false],
+    ["Per Marshall I wrote the adapter.", false],
+    ["const x = 1;", false],
+    ["for (let i = 0; i < n; i++) total += i;", false],
+    ["Answered all review comments.", false],
+    ["Reply handling is implemented.", false],
+    ["Select queries are faster now.", false],
+    ["Confirmed the target directory exists.", false],
+    ["Picked the faster algorithm.", false],
+    ["Choosing between the two options was easy: the second is faster.", false],
+    ["The user can choose one of two modes in the settings.", false],
+    ["Added a confirm dialog to the delete button.", false],
+    ["Next: choose the database schema.", false],
+    ["I will tell the team once it ships.", false],
+    ["Summary:\n1. Fixed the tokenizer\n2. Added tests", false],
+    ["Options considered:\n- rewrite\n- patch\nI went with the patch.", false],
+    ['Updated the FAQ entry "How do I reset my password?" in the docs.', false],
+    ["Wrote the answer to question 3.", false],
+    ["Decided to keep the old API.", false],
+    ["Pick-list rendering is fixed.", false],
+    ["Refactored the `confirm()` helper.", false],
+    ["修复完成。", false],
+    ["تم إصلاح الخطأ.", false],
+    ["", false],
+    ["\n  \n", false],
+  ]
+
+  test("the table has what it must: both sides, the non-English marks, a code line", () => {
+    const waiting = TABLE.filter(([, w]) => w)
+    expect(TABLE.length).toBeGreaterThanOrEqual(60)
+    expect(waiting.length).toBeGreaterThanOrEqual(25)
+    expect(TABLE.length - waiting.length).toBeGreaterThanOrEqual(25)
+    expect(TABLE.filter(([t]) => /[\uFF1F\u061F\u037E]$/u.test(t)).length).toBeGreaterThanOrEqual(10)
+    expect(TABLE.some(([t, w]) => t.endsWith(";") && !w)).toBe(true)
   })
 
-  test.each([
-    "Implemented the parser.",
-    "Is it done? Yes, all tests pass.",
-    "Should I? No: I went ahead.\nAll done.",
-    "This should include the tests.",
-    "Marshall Island data loaded.",
-    "Per Marshall I wrote the adapter.",
-    "const x = 1;",
-    "",
-    "\n  \n",
-  ])("does not ask: %j", (text) => {
-    expect(asksUser(text)).toBe(false)
+  test.each(TABLE)("%j waits for the user: %s", (text, waiting) => {
+    expect(asksUser(text)).toBe(waiting)
   })
 
   test("undefined text does not ask", () => {
@@ -761,6 +817,14 @@ describe("user-edit notice", () => {
     ])
   })
 
+  test("merged edits carry removed phases apart from removed tasks", () => {
+    const s = Session.started()
+    s.send({ type: "userEdit", lines: ['removed phase "Later"'], removed: ["X"], removedPhases: ["Later"] })
+    s.send({ type: "userEdit", lines: ['removed "Y"'], removed: ["Y"] })
+    const text = s.send(request())[0]!.text
+    expect(text).toContain('Do not recreate removed phases ("Later") or tasks ("X", "Y").')
+  })
+
   test("merged edits keep only the latest lines and removed texts once", () => {
     const s = Session.started()
     for (let i = 0; i < 30; i++) s.send({ type: "userEdit", lines: [`done "T${i}"`], removed: ["Gone"] })
@@ -804,6 +868,89 @@ describe("real prompt with several notices", () => {
       },
     ])
     expect(s.send(request("main", []))).toEqual([])
+  })
+})
+
+describe("an agent that may not call todo freely", () => {
+  const PREFERRED = { type: "attach", kind: "prelude", text: preludeText("preferred")! }
+  const denied = <E extends TrackerEvent>(event: E): E => ({ ...event, access: "deny" })
+  const asking = <E extends TrackerEvent>(event: E): E => ({ ...event, access: "ask" })
+
+  test("deny: no prelude; it waits for the first prompt to an agent that may call todo", () => {
+    const s = new Session()
+    expect(s.send(denied(prompt("Plan the login page")))).toEqual([])
+    expect(s.send(asking(prompt("Still planning")))).toEqual([])
+    expect(s.send(prompt("Now build it"))).toEqual([PREFERRED])
+    expect(s.send(prompt("And the tests"))).toEqual([])
+  })
+
+  test("deny or ask: no nudge; a due one is dropped, not delivered later", () => {
+    for (const gate of [denied, asking]) {
+      const s = Session.started()
+      edits(s, CFG.nudgeAfter)
+      expect(s.send(gate(request()))).toEqual([])
+      expect(s.send(request())).toEqual([])
+    }
+  })
+
+  test("deny or ask: no reminder", () => {
+    for (const gate of [denied, asking]) {
+      const s = Session.started()
+      expect(s.send(gate(idle()))).toEqual([])
+      expect(s.send(idle())).toHaveLength(1)
+    }
+  })
+
+  test("deny: notices wait for an agent that may call todo; ask: they go out", () => {
+    const s = new Session()
+    s.send({ type: "resumed", list: OPEN })
+    expect(s.send(denied(prompt("go", { list: OPEN, isNewSession: false })))).toEqual([])
+    expect(s.send(denied(request()))).toEqual([])
+    // A resume notice rides on a real prompt, whoever the agent is.
+    expect(s.send(asking(request()))).toEqual([])
+    expect(s.send(asking(prompt("go on", { list: OPEN, isNewSession: false })))).toEqual([
+      { type: "attach", kind: "resume", text: noticesText({ resumed: true }, OPEN) },
+    ])
+    s.send({ type: "userEdit", lines: ['done "Add tests"'], removed: [] })
+    expect(s.send(denied(request()))).toEqual([])
+    expect(s.send(request()).map((a) => a.kind)).toEqual(["user-edit"])
+  })
+})
+
+describe("a prompt that asked a question", () => {
+  const asked = (): Session => {
+    const s = new Session()
+    s.send(prompt("Where are we?", { list: OPEN }))
+    return s
+  }
+
+  test("a turn that only looked (read, search, fetch, todo view) gets no reminder", () => {
+    const s = asked()
+    for (const name of ["read", "glob", "grep", "list", "webfetch"]) s.send(tool(name))
+    s.send(todo(["view"]))
+    s.send(todo(["done"], OPEN, false))
+    expect(s.send(idle({ lastAssistantText: "Two of four tasks are done." }))).toEqual([])
+  })
+
+  test("a turn that did anything else is a stop with work open", () => {
+    for (const last of [tool("bash"), tool("task"), todo(["done"])]) {
+      const s = asked()
+      s.send(tool("read"))
+      s.send(last)
+      expect(s.send(idle()), JSON.stringify(last)).toHaveLength(1)
+    }
+  })
+
+  test("a prompt without a question mark, or a later one, is not covered", () => {
+    const s = new Session()
+    s.send(prompt("Where we are, please", { list: OPEN }))
+    expect(s.send(idle())).toHaveLength(1)
+    const t = asked()
+    t.send(prompt("Carry on.", { list: OPEN }))
+    expect(t.send(idle())).toHaveLength(1)
+    const u = new Session()
+    u.send(prompt("Where are we？ **", { list: OPEN }))
+    expect(u.send(idle())).toEqual([])
   })
 })
 

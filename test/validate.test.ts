@@ -454,12 +454,33 @@ describe("parseSnapshot", () => {
           tasks: [
             { text: "A", status: "completed" },
             { text: "B", status: "blocked", blocker: "keys" },
-            { text: "C", status: "pending" },
+            { text: "C", status: "in_progress" },
           ],
         },
         { name: "Empty", tasks: [] },
       ],
     })
+  })
+
+  it("hands back a list stored before the normal form in the normal form", () => {
+    const stored = (statuses: string[]) => [
+      { name: "P", tasks: statuses.map((status, i) => ({ text: `t${i}`, status })) },
+    ]
+    const statuses = (raw: unknown) => {
+      const parsed = parseSnapshot(raw)
+      return parsed.ok ? parsed.value[0]!.tasks.map((task) => task.status) : parsed.error
+    }
+    expect(statuses(stored(["completed", "pending", "pending"]))).toEqual([
+      "completed",
+      "in_progress",
+      "pending",
+    ])
+    expect(statuses(stored(["in_progress", "pending", "in_progress"]))).toEqual([
+      "in_progress",
+      "pending",
+      "pending",
+    ])
+    expect(statuses(stored(["blocked", "abandoned"]))).toEqual(["blocked", "abandoned"])
   })
 
   it("trims texts and drops blank blockers", () => {

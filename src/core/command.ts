@@ -31,12 +31,36 @@ export const COMMAND_USAGE = [
   "/todo rm [task|phase]              remove a task, a phase, or everything",
 ].join("\n")
 
-/** Splits on whitespace, keeping "double" or 'single' quoted runs together (quotes removed). */
+interface Word {
+  readonly text: string
+  /** Written in quotes: a quoted first word of append always names the phase. */
+  readonly quoted: boolean
+}
+
+/**
+ * Splits on whitespace; a "double" or 'single' quoted run is one word and its quotes are not part of
+ * the text. A quote inside a word (don't) or without its closing partner is text.
+ */
+function words(input: string): Word[] {
+  const out: Word[] = []
+  for (const match of input.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g))
+    out.push(
+      match[3] !== undefined
+        ? { text: match[3], quoted: false }
+        : { text: match[1] ?? match[2] ?? "", quoted: true },
+    )
+  return out
+}
+
+/** The words of `input`, quotes removed (see `words`). */
 export function tokenize(input: string): string[] {
-  const tokens: string[] = []
-  const pattern = /"([^"]*)"|'([^']*)'|(\S+)/g
-  for (const match of input.matchAll(pattern)) tokens.push(match[1] ?? match[2] ?? match[3] ?? "")
-  return tokens
+  return words(input).map((word) => word.text)
+}
+
+const BLANK_TASK = 'The task is blank; give it some words: /todo append ["phase"] <task>'
+
+function blankName(verb: string): string {
+  return `The name is blank; give the task or phase to ${verb}, or run /todo to see the list.`
 }
 
 type Candidate = { readonly kind: "task" | "phase"; readonly name: string }
@@ -84,15 +108,16 @@ export function resolveTarget(
 }
 
 function parseAppend(list: TodoList, rest: string): Result<Op> {
-  const trimmed = rest.trim()
-  if (trimmed === "") return fail('append needs a task: /todo append ["phase"] <task>')
-  const quoted = /^(["'])(.*?)\1\s+(.+)$/s.exec(trimmed)
-  if (quoted) return ok({ op: "append", phase: clean(quoted[2]!), items: [clean(quoted[3]!)] })
-  // An unquoted first word names a phase only when it is exactly an existing phase's name.
-  const [first = "", ...words] = trimmed.split(/\s+/)
-  if (words.length > 0 && list.some((phase) => phase.name === first))
-    return ok({ op: "append", phase: first, items: [words.join(" ")] })
-  return ok({ op: "append", phase: appendPhase(list), items: [trimmed] })
+  const all = words(rest)
+  const [first, ...others] = all
+  if (first === undefined) return fail('append needs a task: /todo append ["phase"] <task>')
+  // A blank quoted run is never text the user meant to drop silently.
+  if (all.some((word) => word.quoted && clean(word.text) === "")) return fail(BLANK_TASK)
+  // A first word names a phase when it is quoted, or exactly an existing phase's name.
+  const named = others.length > 0 && (first.quoted || list.some((phase) => phase.name === first.text))
+  const text = clean((named ? others : all).map((word) => word.text).join(" "))
+  if (text === "") return fail(BLANK_TASK)
+  return ok({ op: "append", phase: named ? clean(first.text) : appendPhase(list), items: [text] })
 }
 
 /** Parses the text after `/todo` into a plan. Never throws; unknown verbs are errors with usage. */
@@ -102,7 +127,9 @@ export function parseCommand(input: string, list: TodoList): Result<CommandPlan>
   const verb = verbMatch?.[1]?.toLowerCase() ?? ""
   const rest = verbMatch?.[2] ?? ""
   const tokens = tokenize(rest)
-  const arg = tokens.join(" ")
+  const arg = clean(tokens.join(" "))
+  // Quotes around nothing name nothing: an error, never "everything" for done, drop or rm.
+  const blank = tokens.length > 0 && arg === ""
 
   switch (verb) {
     case "":
@@ -132,6 +159,7 @@ export function parseCommand(input: string, list: TodoList): Result<CommandPlan>
     case "drop":
     case "rm":
     case "unblock": {
+      if (blank) return fail(blankName(verb))
       if (arg === "") {
         if (verb === "start" || verb === "unblock")
           return fail(`${verb} needs a ${verb === "start" ? "task" : "task or phase"}: /todo ${verb} <name>`)
@@ -145,9 +173,12 @@ export function parseCommand(input: string, list: TodoList): Result<CommandPlan>
       return ok({ kind: "ops", verb, ops: [op] })
     }
     case "block": {
-      const [name = "", reason = ""] = rest.split(/\s--\s|\s--$/, 2).map((s) => s.trim())
-      const nameText = tokenize(name).join(" ")
+      const [name = "", rawReason = ""] = rest.split(/\s--\s|\s--$/, 2)
+      const nameWords = tokenize(name)
+      const nameText = clean(nameWords.join(" "))
+      if (nameWords.length > 0 && nameText === "") return fail(blankName(verb))
       if (nameText === "") return fail("block needs a task or phase: /todo block <name> [-- reason]")
+      const reason = clean(tokenize(rawReason).join(" "))
       const resolved = resolveTarget(list, nameText)
       if (!resolved.ok) return resolved
       const op: Op = reason

@@ -2,6 +2,7 @@
 // Pure: callers read the files and the environment and pass their contents in; every problem becomes a warning.
 
 import { fail, isRecord, ok, type Result } from "./result.ts"
+import { DEFAULT_SIDEBAR_ROWS, MIN_ROWS } from "./sidebar-view.ts"
 import { DEFAULT_LIMITS, type Limits } from "./types.ts"
 import { preview } from "./words.ts"
 
@@ -26,6 +27,8 @@ export interface Config {
   readonly maxTaskChars: number
   readonly maxTasks: number
   readonly maxPhases: number
+  /** Rows of the TUI's sidebar block, header included (usually set in the tui.json entry). */
+  readonly sidebarRows: number
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -39,6 +42,7 @@ export const DEFAULT_CONFIG: Config = {
   maxTaskChars: DEFAULT_LIMITS.maxTaskChars,
   maxTasks: DEFAULT_LIMITS.maxTasks,
   maxPhases: DEFAULT_LIMITS.maxPhases,
+  sidebarRows: DEFAULT_SIDEBAR_ROWS,
 }
 
 type Key = keyof Config
@@ -60,6 +64,7 @@ const RULES: { readonly [K in Key]: Rule } = {
   maxTaskChars: { kind: "int", min: 20, max: 2000 },
   maxTasks: { kind: "int", min: 1, max: 2000 },
   maxPhases: { kind: "int", min: 1, max: 200 },
+  sidebarRows: { kind: "int", min: MIN_ROWS, max: 60 },
 }
 
 const KEYS = Object.keys(RULES) as Key[]

@@ -9,13 +9,16 @@ import { preview, quote, STATUS_WORDS } from "./words.ts"
 export interface ListDiff {
   /** One line per change, e.g. `done "Write parser"`, `added "Docs" to "Ship"`, `removed "Old"`. */
   readonly lines: readonly string[]
-  /** Task texts and phase names that no longer exist: the model must not recreate them. */
+  /** Task texts that no longer exist, those of removed phases included: the model must not recreate them. */
   readonly removed: readonly string[]
+  /** Phase names that no longer exist, named apart so the model is told they were phases. */
+  readonly removedPhases: readonly string[]
 }
 
 export function diffLists(before: TodoList, after: TodoList): ListDiff {
   const lines: string[] = []
   const removed: string[] = []
+  const removedPhases: string[] = []
   const beforeTasks = new Map<string, { status: TaskStatus; blocker?: string; phase: string }>()
   for (const { task, phaseIndex } of eachTask(before))
     beforeTasks.set(task.text, {
@@ -29,7 +32,7 @@ export function diffLists(before: TodoList, after: TodoList): ListDiff {
   for (const phase of before)
     if (!afterPhases.has(phase.name)) {
       lines.push(`removed phase ${quote(preview(phase.name))}`)
-      removed.push(phase.name)
+      removedPhases.push(phase.name)
     }
   for (const phase of after)
     if (!beforePhases.has(phase.name)) lines.push(`added phase ${quote(preview(phase.name))}`)
@@ -59,5 +62,5 @@ export function diffLists(before: TodoList, after: TodoList): ListDiff {
       if (afterPhases.has(old.phase)) lines.push(`removed ${quote(preview(text))}`)
       removed.push(text)
     }
-  return { lines, removed }
+  return { lines, removed, removedPhases }
 }

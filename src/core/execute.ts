@@ -45,6 +45,11 @@ function run(list: TodoList, count: number, batch: boolean, limits: Limits, next
     const parsed = next(i, current)
     if (!parsed.ok) return failure(i, parsed.name, parsed.error)
     const op = parsed.value
+    // view only reads: it hands back the list it was given, so the caller has nothing to write.
+    if (op.op === "view") {
+      ops.push(op)
+      continue
+    }
     const applied = applyOp(current, op, limits)
     if (!applied.ok) return failure(i, op.op, applied.error)
     // Normalize after every op, so a later op of the batch sees which task is in progress.

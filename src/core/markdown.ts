@@ -17,28 +17,40 @@
  *
  * Task texts, phase names and reasons are written verbatim after a fixed prefix, so nothing in them
  * needs escaping. Task lines start in column 0 and the only indented line is the blocker line, so
- * no task text can be mistaken for a blocker. Round-trip holds for every list that passes checkList
- * and whose texts are trimmed (every op trims them): trailing whitespace is dropped on import.
+ * no task text can be mistaken for a blocker. The one exception: a text that ends in what reads as a
+ * blocker comment gets an empty `<!-- blocker: -->` after it, which import takes off again. Round-trip
+ * holds for every list that passes checkList and whose texts are trimmed (every op trims them):
+ * trailing whitespace is dropped on import.
  *
  * Parse rules (parseMarkdown), line by line after trimming trailing whitespace:
  * - Blank lines are ignored anywhere. A leading byte-order mark is ignored.
  * - The export marker is accepted (and optional) as the first non-blank line only.
- * - Task: `-`, `*` or `+`, spaces, `[m]`, whitespace, text. Marks: " " pending, ">" or "~" in progress,
- *   "x"/"X" completed, "-" dropped, "!" blocked.
+ * - Task: `-`, `*` or `+`, spaces, `[m]`, whitespace, text. Marks: " " pending, ">" or "/" in progress
+ *   ("/" as Obsidian Tasks writes it), "x"/"X" completed, "-" or "~" dropped ("~" as the older format
+ *   wrote it), "!" blocked.
  * - Blocker: an indented `- blocked: <reason>` line (any bullet, "blocked" in any case) under a
- *   blocked task; blank lines may sit between. One per task.
+ *   blocked task; blank lines may sit between. One per task. The older format's way is read too: a
+ *   task line ending in `<!-- blocker: <reason> -->` ("blocker" in any case; the last such comment
+ *   counts) has the comment cut from its text; a reason makes an open task blocked with that reason
+ *   and is left out on a closed task; an empty reason changes nothing.
  * - Headings of depth 1 to 6 name phases. The first heading is instead the document title when it
  *   has a single `#`, no task comes before it and it is the only single-`#` heading in the file.
- * - Tasks before the first phase heading go into a phase named "Tasks" (DEFAULT_PHASE).
+ * - Tasks before the first phase heading go into a phase named "Tasks" (DEFAULT_PHASE); when the
+ *   title is the file's only heading, they go into a phase named after the title instead.
+ * - Every rule above that reads a form our export never writes (`[/]`, `[~]`, a blocker comment,
+ *   the title as a phase) adds a note naming its lines, so the reply can say what was read how.
  * - Anything else is an error naming its 1-based line. Duplicates are errors naming both lines.
+ *   The first task past maxTasks and the first phase past maxPhases are errors too, so a huge file
+ *   is refused at that line instead of being read to its end. With `quote: false` (a file that is
+ *   not our export) no error quotes the file's text.
  *   The whole list then goes through checkList. Parse never normalizes (two in-progress tasks stay
- *   as written) and never returns a partial list.
+ *   as written; import.ts decides the normal form) and never returns a partial list.
  */
 
 import { checkList, checkText } from "./list.ts"
 import type { Result } from "./result.ts"
 import type { Limits, Task, TaskStatus, TodoList } from "./types.ts"
-import { DEFAULT_LIMITS } from "./types.ts"
+import { CLOSED, DEFAULT_LIMITS } from "./types.ts"
 import { DEFAULT_PHASE, neutralize, preview, STATUS_BOXES } from "./words.ts"
 
 /** First line of every export; its presence lets a caller refuse to overwrite a foreign file. */
@@ -48,11 +60,18 @@ export const DOCUMENT_TITLE = "# Todo"
 const MARK_STATUS: Readonly<Record<string, TaskStatus>> = {
   " ": "pending",
   ">": "in_progress",
-  "~": "in_progress",
+  "/": "in_progress",
   x: "completed",
   X: "completed",
   "-": "abandoned",
+  "~": "abandoned",
   "!": "blocked",
+}
+
+/** What a mark our export never writes is read as, for the reply's notes. */
+const FOREIGN_MARK_NOTES: Readonly<Record<string, string>> = {
+  "/": "[/] read as in progress",
+  "~": "[~] read as dropped",
 }
 
 const BLOCKER_PREFIX = "  - blocked: "
@@ -63,6 +82,9 @@ const HEADING_RE = /^(#{1,6})(?:[ \t]+(.*))?$/s
 // `(.)` with the u flag takes one code point, so a mark like an emoji reports as unknown, not as junk.
 const TASK_RE = /^[-*+][ \t]+\[(.)\](.*)$/su
 const BLOCKER_RE = /^\s+[-*+][ \t]+blocked:(.*)$/is
+// Greedy text, so the last comment on the line is the one that counts.
+const BLOCKER_COMMENT_RE = /^(.*)<!--\s*blocker:(.*?)-->$/is
+const EMPTY_BLOCKER_COMMENT = "<!-- blocker: -->"
 const LINE_BREAK = /\r\n|\r|\n/
 
 export function renderMarkdown(list: TodoList): string {
@@ -71,7 +93,10 @@ export function renderMarkdown(list: TodoList): string {
     // neutralize: a record stored before the character rule writes its escapes, so the file reads back.
     out.push("", `## ${neutralize(phase.name)}`)
     for (const task of phase.tasks) {
-      out.push(`- ${STATUS_BOXES[task.status]} ${neutralize(task.text)}`)
+      const text = neutralize(task.text)
+      // An empty comment after a text that ends in one keeps import from cutting the text's own.
+      const guard = BLOCKER_COMMENT_RE.test(text) ? ` ${EMPTY_BLOCKER_COMMENT}` : ""
+      out.push(`- ${STATUS_BOXES[task.status]} ${text}${guard}`)
       // A stray blocker on a non-blocked task would not parse back; valid lists never carry one.
       if (task.status === "blocked" && task.blocker !== undefined)
         out.push(`${BLOCKER_PREFIX}${neutralize(task.blocker)}`)
@@ -97,6 +122,15 @@ interface DraftPhase {
   readonly tasks: Task[]
 }
 
+/** A parsed file: the list as written, notes on what was read from forms our export never writes, task lines. */
+export interface MarkdownRead {
+  readonly list: TodoList
+  /** e.g. `lines 3, 7: [~] read as dropped`; empty for a file in our own format. */
+  readonly notes: readonly string[]
+  /** The 1-based line of each task, by its text. */
+  readonly lines: ReadonlyMap<string, number>
+}
+
 export interface ParseOptions {
   /**
    * Whether errors may quote the file's text. Off for a file that is not our export: it may be a `.env` or a
@@ -105,17 +139,34 @@ export interface ParseOptions {
   readonly quote?: boolean
 }
 
+/** The list a file holds, exactly as written (no normal form: see import.ts), or the first error. */
 export function parseMarkdown(
   text: string,
   limits: Limits = DEFAULT_LIMITS,
   options: ParseOptions = {},
 ): Result<TodoList> {
+  const read = readMarkdown(text, limits, options)
+  return read.ok ? { ok: true, value: read.value.list } : read
+}
+
+export function readMarkdown(
+  text: string,
+  limits: Limits = DEFAULT_LIMITS,
+  options: ParseOptions = {},
+): Result<MarkdownRead> {
   const quoting = options.quote !== false
   /** ` "text"` when quoting, else nothing. */
   const named = (value: string): string => (quoting ? ` "${preview(value)}"` : "")
   const got = (line: string): string => (quoting ? `; got "${preview(line)}"` : "")
   const lines = splitLines(text)
   const title = titleLine(lines)
+  const titlePhase = title === -1 ? undefined : loneTitlePhase(lines, title, limits)
+  const noteLines = new Map<string, number[]>()
+  const note = (index: number, what: string) => {
+    const at = noteLines.get(what)
+    if (at) at.push(index + 1)
+    else noteLines.set(what, [index + 1])
+  }
   const phases: DraftPhase[] = []
   const phaseByName = new Map<string, DraftPhase>()
   const taskLine = new Map<string, number>()
@@ -124,7 +175,7 @@ export function parseMarkdown(
   const blockerSeen = new Set<string>()
   let sawContent = false
 
-  const fail = (index: number, message: string): Result<TodoList> => ({
+  const fail = (index: number, message: string): Result<MarkdownRead> => ({
     ok: false,
     error: `Line ${index + 1}: ${message}`,
   })
@@ -172,9 +223,30 @@ export function parseMarkdown(
       }
       if (rest.trim() === "") return fail(i, `task text is empty${got(line)}`)
       if (!/^\s/.test(rest)) return fail(i, expected(got(line)))
-      const taskText = rest.trimStart()
+      const foreign = FOREIGN_MARK_NOTES[mark]
+      if (foreign) note(i, foreign)
+      const comment = BLOCKER_COMMENT_RE.exec(rest)
+      const taskText = comment ? comment[1]!.trim() : rest.trimStart()
+      if (taskText === "") return fail(i, `task text is empty${got(line)}`)
       const bad = checkText(taskText, "Task", limits, quoting)
       if (bad) return fail(i, bad)
+      const reason = comment ? comment[2]!.trim() : ""
+      let read: Task = { text: taskText, status }
+      if (reason !== "") {
+        if (CLOSED.has(status)) note(i, "the <!-- blocker: … --> comment left out: the task is closed")
+        else {
+          const badReason = checkText(reason, "Blocker reason", limits, quoting)
+          if (badReason) return fail(i, badReason)
+          note(
+            i,
+            status === "blocked"
+              ? "the <!-- blocker: … --> comment read as the blocker reason"
+              : "the <!-- blocker: … --> comment read as blocked, with that reason",
+          )
+          read = { text: taskText, status: "blocked", blocker: reason }
+          blockerSeen.add(taskText)
+        }
+      }
       const seenLine = taskLine.get(taskText)
       if (seenLine !== undefined) {
         return fail(
@@ -187,11 +259,14 @@ export function parseMarkdown(
       taskLine.set(taskText, i + 1)
       let phase = phases[phases.length - 1]
       if (phase === undefined) {
-        phase = { name: DEFAULT_PHASE, line: i + 1, implicit: true, tasks: [] }
+        if (titlePhase !== undefined)
+          note(title, `tasks under the title "${preview(titlePhase)}" form phase "${preview(titlePhase)}"`)
+        const name = titlePhase ?? DEFAULT_PHASE
+        phase = { name, line: i + 1, implicit: true, tasks: [] }
         phases.push(phase)
-        phaseByName.set(DEFAULT_PHASE, phase)
+        phaseByName.set(name, phase)
       }
-      phase.tasks.push({ text: taskText, status })
+      phase.tasks.push(read)
       last = { phase, index: phase.tasks.length - 1, line: i + 1 }
       continue
     }
@@ -223,7 +298,20 @@ export function parseMarkdown(
   const list: TodoList = phases.map((phase) => ({ name: phase.name, tasks: phase.tasks }))
   const bad = checkList(list, limits)
   if (bad) return { ok: false, error: bad }
-  return { ok: true, value: list }
+  const notes = [...noteLines].map(([what, at]) => `${linesText(at)}: ${what}`)
+  return { ok: true, value: { list, notes, lines: taskLine } }
+}
+
+// A file with hundreds of [~] lines gets one short note, not a wall of numbers.
+const NOTE_LINES_SHOWN = 5
+
+/** "line 3", "lines 3, 7", "lines 2, 3, 4, 5, 6 and 4 more". */
+export function linesText(at: readonly number[]): string {
+  if (at.length === 1) return `line ${at[0]}`
+  const shown = at.slice(0, NOTE_LINES_SHOWN).join(", ")
+  return at.length > NOTE_LINES_SHOWN
+    ? `lines ${shown} and ${at.length - NOTE_LINES_SHOWN} more`
+    : `lines ${shown}`
 }
 
 function expected(got: string): string {
@@ -237,6 +325,13 @@ function tooMany(limit: number, what: string, key: string): string {
 function splitLines(text: string): string[] {
   const body = text.startsWith("\uFEFF") ? text.slice(1) : text
   return body.split(LINE_BREAK).map((line) => line.trimEnd())
+}
+
+/** The title's text when the title is the file's only heading and can name a phase; else undefined. */
+function loneTitlePhase(lines: readonly string[], title: number, limits: Limits): string | undefined {
+  for (let i = 0; i < lines.length; i++) if (i !== title && HEADING_RE.test(lines[i]!)) return undefined
+  const name = (HEADING_RE.exec(lines[title]!)![2] ?? "").trimStart()
+  return checkText(name, "Phase name", limits) === undefined ? name : undefined
 }
 
 /** Index of the line that is the document title (see the header rule), or -1. */

@@ -2,6 +2,7 @@
 // field checks; and parses stored snapshots. Errors name the field and what was expected, so a retry can succeed.
 
 import { checkList, checkText, clean } from "./list.ts"
+import { normalize } from "./reducers.ts"
 import { fail, isRecord, ok, type Result } from "./result.ts"
 import type {
   Limits,
@@ -316,6 +317,8 @@ function got(value: unknown): string {
 /**
  * Parses a stored list: `[{name, tasks: [{text, status, blocker?}]}]`. Texts are trimmed (a hand-edited
  * file may carry stray spaces that would make a task unaddressable), unknown keys dropped, then checkList runs.
+ * The list comes back in the normal form: a record stored before every change ended in it reads as if it
+ * had, and nothing is written until the list really changes.
  */
 export function parseSnapshot(raw: unknown, limits: Limits = DEFAULT_LIMITS): Result<TodoList> {
   if (!Array.isArray(raw))
@@ -353,5 +356,5 @@ export function parseSnapshot(raw: unknown, limits: Limits = DEFAULT_LIMITS): Re
     phases.push({ name: clean(phase.name), tasks })
   }
   const bad = checkList(phases, limits)
-  return bad ? fail(bad) : ok(phases)
+  return bad ? fail(bad) : ok(normalize(phases).list)
 }

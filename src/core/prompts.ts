@@ -68,6 +68,8 @@ export interface EditSummary {
   readonly lines: readonly string[]
   /** Texts of removed tasks, so the model is told not to recreate them. */
   readonly removed: readonly string[]
+  /** Names of removed phases, named as phases. */
+  readonly removedPhases?: readonly string[]
   /** How many older lines were left out to keep the notice short. */
   readonly omitted: number
 }
@@ -85,9 +87,17 @@ function editLines(edits: EditSummary): string[] {
   const lines = ["The user changed the todo list with /todo:"]
   if (edits.omitted > 0) lines.push(`  (${edits.omitted} earlier changes not shown)`)
   for (const line of edits.lines) lines.push(`  ${line}`)
-  if (edits.removed.length > 0)
-    lines.push(`Do not recreate removed tasks (${edits.removed.map(quote).join(", ")}).`)
+  const recreate = doNotRecreate(edits.removed, edits.removedPhases ?? [])
+  if (recreate) lines.push(recreate)
   return lines
+}
+
+/** `Do not recreate removed phases ("P") or tasks ("a", "b").`; undefined when nothing was removed. */
+function doNotRecreate(tasks: readonly string[], phases: readonly string[]): string | undefined {
+  const named: string[] = []
+  if (phases.length > 0) named.push(`phases (${phases.map(quote).join(", ")})`)
+  if (tasks.length > 0) named.push(`tasks (${tasks.map(quote).join(", ")})`)
+  return named.length === 0 ? undefined : `Do not recreate removed ${named.join(" or ")}.`
 }
 
 function nudgeLines(list: TodoList, edits: number): string[] {
@@ -166,6 +176,8 @@ export interface CommandReport {
   readonly lines?: readonly string[]
   /** Texts of removed tasks. */
   readonly removed?: readonly string[]
+  /** Names of removed phases. */
+  readonly removedPhases?: readonly string[]
   /** What the user looked at when nothing changed, e.g. "the todo list". */
   readonly shown?: string
   /** What the user did when nothing in the list changed, e.g. "exported the todo list"; replaces "viewed …". */
@@ -190,8 +202,8 @@ export function commandReplyText(report: CommandReport): string {
   else if (changes.length > 0) {
     lines.push("The user changed the todo list with /todo:")
     for (const line of changes) lines.push(`  ${line}`)
-    const removed = report.removed ?? []
-    if (removed.length > 0) lines.push(`Do not recreate removed tasks (${removed.map(quote).join(", ")}).`)
+    const recreate = doNotRecreate(report.removed ?? [], report.removedPhases ?? [])
+    if (recreate) lines.push(recreate)
   } else {
     const what = report.action ?? `viewed ${report.shown ?? "the todo list"}`
     lines.push(`The user ${what} with /todo; nothing changed.`)
@@ -202,3 +214,9 @@ export function commandReplyText(report: CommandReport): string {
   lines.push(ACK)
   return withMarker(lines)
 }
+
+/**
+ * What a request carries in place of one of our stored messages once a later todo update made it stale
+ * (stale.ts): one line, so the model still sees that something was said there.
+ */
+export const STALE_STUB = "[todo plugin: earlier message, superseded by a later todo update]"

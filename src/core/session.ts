@@ -29,7 +29,9 @@
  * OPEN_ASKS_MAX request ids and the text of one assistant message.
  */
 
-import { SUBAGENT_REFUSAL } from "./prompts.ts"
+import { type Access, type AgentRules, type Rule, toolAccess } from "./permission.ts"
+import { type EditSummary, SUBAGENT_REFUSAL } from "./prompts.ts"
+import { initialStubs, type StubState } from "./stale.ts"
 import {
   classifyUserMessage,
   initialTracker,
@@ -71,11 +73,19 @@ export interface SessionFacts {
   readonly openAsks: readonly string[]
   /** Set by the compacting hook: the next model request is the summarizer's. */
   readonly compacting: boolean
+  /** The session's own permission rules (a prompt's `tools` sets them), after the agent's. */
+  readonly sessionRules: readonly Rule[]
+  /** The agent of the latest user message that named one: the agent of the turn under way. */
+  readonly turnAgent: string | null
+  /** The `tools` map of the latest user message, when it had one. */
+  readonly turnTools: Readonly<Record<string, boolean>> | null
 }
 
 export interface Session {
   readonly facts: SessionFacts
   readonly tracker: TrackerState
+  /** Which of the plugin's stored messages are stubbed in requests (stale.ts). */
+  readonly stubs: StubState
 }
 
 /** A bound on open request ids, so a host that never answers cannot grow the state. */
@@ -84,7 +94,9 @@ export const OPEN_ASKS_MAX = 100
 /** What the host tells the server about a session, decoded (src/host-events.ts), plus the server's own findings. */
 export type HostEvent =
   // The host's event bus.
-  | { readonly type: "session.created"; readonly parentID?: string }
+  | { readonly type: "session.created"; readonly parentID?: string; readonly rules?: readonly Rule[] }
+  /** The session's permission rules, from session.updated or the server's lookup. */
+  | { readonly type: "session.rules"; readonly rules: readonly Rule[] }
   | { readonly type: "session.deleted" }
   | { readonly type: "session.compacted" }
   | { readonly type: "session.error"; readonly aborted: boolean }
@@ -100,7 +112,13 @@ export type HostEvent =
   | { readonly type: "ask.opened"; readonly id: string }
   | { readonly type: "ask.closed"; readonly id: string }
   // The host's hooks.
-  | { readonly type: "user.message"; readonly parts: readonly MessagePart[]; readonly user: UserRef }
+  | {
+      readonly type: "user.message"
+      readonly parts: readonly MessagePart[]
+      readonly user: UserRef
+      /** The prompt's `tools` map, when it had one. */
+      readonly tools?: Readonly<Record<string, boolean>>
+    }
   | { readonly type: "model.request" }
   | { readonly type: "compacting" }
   | { readonly type: "tool.finished"; readonly tool: string; readonly ok: boolean }
@@ -108,10 +126,18 @@ export type HostEvent =
   | { readonly type: "todo.finished"; readonly ok: boolean; readonly ops: readonly OpName[] }
   // The server's own findings.
   | { readonly type: "parent.found"; readonly parentID?: string }
-  /** The server read the session's stored list for the first time in this process. */
-  | { readonly type: "list.loaded" }
+  /**
+   * The server read the session's stored list for the first time in this process, and took the user-edit
+   * notes queued in the store with it (edits made through the TUI that no server delivered yet).
+   */
+  | { readonly type: "list.loaded"; readonly edits?: readonly Pick<EditSummary, "lines" | "removed">[] }
   /** The user changed the list in another process (the TUI); these are the lines of its note. */
-  | { readonly type: "list.edited"; readonly lines: readonly string[]; readonly removed: readonly string[] }
+  | {
+      readonly type: "list.edited"
+      readonly lines: readonly string[]
+      readonly removed: readonly string[]
+      readonly removedPhases?: readonly string[]
+    }
 
 export type SessionAction =
   | (TrackerAction & { readonly type: "attach" | "inject" })
@@ -139,8 +165,12 @@ export function initialSession(): Session {
       errored: false,
       openAsks: [],
       compacting: false,
+      sessionRules: [],
+      turnAgent: null,
+      turnTools: null,
     },
     tracker: initialTracker(),
+    stubs: initialStubs(),
   }
 }
 
@@ -166,19 +196,66 @@ function patched(facts: SessionFacts, patch: Partial<SessionFacts>): SessionFact
     errored: patch.errored ?? facts.errored,
     openAsks: patch.openAsks ?? facts.openAsks,
     compacting: patch.compacting ?? facts.compacting,
+    sessionRules: patch.sessionRules ?? facts.sessionRules,
+    turnAgent: patch.turnAgent === undefined ? facts.turnAgent : patch.turnAgent,
+    turnTools: patch.turnTools === undefined ? facts.turnTools : patch.turnTools,
   }
+}
+
+/**
+ * Whether the agent may call the todo tool: `agent` over its rules in `agents`, then the session's rules,
+ * then the prompt's `tools`. An agent whose rules are unknown counts as allowed.
+ */
+function accessOf(
+  facts: SessionFacts,
+  agents: AgentRules | undefined,
+  agent: string | null | undefined,
+  tools: Readonly<Record<string, boolean>> | null,
+): Access {
+  const rules = agent ? agents?.get(agent) : undefined
+  return toolAccess(TODO_TOOL, rules, facts.sessionRules, tools ?? undefined)
+}
+
+/**
+ * Whether the agent of the turn under way (the latest user message's agent, the session's rules, that
+ * message's `tools`) may call todo: "allow", "ask" (each call waits for the user's approval) or "deny".
+ */
+export function todoAccess(facts: SessionFacts, agents: AgentRules | undefined): Access {
+  return accessOf(facts, agents, facts.turnAgent, facts.turnTools)
+}
+
+/** The same for the agent a reminder would go to: the last real prompt's, under the session's rules. */
+function reminderAccess(facts: SessionFacts, agents: AgentRules | undefined): Access {
+  return accessOf(facts, agents, facts.lastUser?.agent ?? facts.turnAgent, null)
 }
 
 /** The facts after `event`; the same object when the event changes none. */
 export function observe(facts: SessionFacts, event: HostEvent): SessionFacts {
   switch (event.type) {
     case "session.created":
-      return patched(facts, { createdHere: true, subagent: event.parentID !== undefined })
+      return patched(facts, {
+        createdHere: true,
+        subagent: event.parentID !== undefined,
+        ...(event.rules ? { sessionRules: event.rules } : {}),
+      })
+    case "session.rules":
+      return sameRules(facts.sessionRules, event.rules)
+        ? facts
+        : patched(facts, { sessionRules: event.rules })
     case "parent.found":
       return facts.subagent === null ? patched(facts, { subagent: event.parentID !== undefined }) : facts
-    case "user.message":
-      if (classifyUserMessage(event.parts) !== "real") return facts
-      return patched(facts, { lastUser: event.user, aborted: false, errored: false, interrupted: false })
+    case "user.message": {
+      // Every user message starts or continues a turn as its agent; only a real prompt is the user's.
+      const turn = { turnAgent: event.user.agent ?? facts.turnAgent, turnTools: event.tools ?? null }
+      if (classifyUserMessage(event.parts) !== "real") return patched(facts, turn)
+      return patched(facts, {
+        ...turn,
+        lastUser: event.user,
+        aborted: false,
+        errored: false,
+        interrupted: false,
+      })
+    }
     case "session.error":
       return patched(facts, event.aborted ? { aborted: true } : { errored: true })
     case "assistant.updated": {
@@ -211,11 +288,26 @@ export function observe(facts: SessionFacts, event: HostEvent): SessionFacts {
   }
 }
 
+function sameRules(a: readonly Rule[], b: readonly Rule[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!
+    const y = b[i]!
+    if (x.permission !== y.permission || x.pattern !== y.pattern || x.action !== y.action) return false
+  }
+  return true
+}
+
 /** The tracker's view of an idle session: what the facts say about the turn that just ended. */
-export function idleEvent(facts: SessionFacts, list: TodoList): Extract<TrackerEvent, { type: "idle" }> {
+export function idleEvent(
+  facts: SessionFacts,
+  list: TodoList,
+  agents?: AgentRules,
+): Extract<TrackerEvent, { type: "idle" }> {
   return {
     type: "idle",
     list,
+    access: reminderAccess(facts, agents),
     lastAssistantText: facts.lastAssistant?.text ?? undefined,
     userMessageWaiting: false,
     aborted: facts.aborted || facts.interrupted,
@@ -232,6 +324,7 @@ function trackerEvent(
   facts: SessionFacts,
   tracker: TrackerState,
   list: TodoList,
+  agents: AgentRules | undefined,
 ): TrackerEvent | undefined {
   switch (event.type) {
     case "user.message":
@@ -241,12 +334,15 @@ function trackerEvent(
         list,
         isNewSession: facts.createdHere,
         isSubagent: facts.subagent === true,
+        access: todoAccess(facts, agents),
       }
     case "compacting":
       return { type: "modelRequest", kind: "compaction", list }
     case "model.request":
       // The request right after the compacting hook is the summarizer's; its context went with the hook.
-      return before.compacting ? undefined : { type: "modelRequest", kind: "main", list }
+      return before.compacting
+        ? undefined
+        : { type: "modelRequest", kind: "main", list, access: todoAccess(facts, agents) }
     case "tool.finished":
       return event.tool === TODO_TOOL
         ? undefined
@@ -255,28 +351,46 @@ function trackerEvent(
       return { type: "toolResult", tool: TODO_TOOL, ok: event.ok, todoOps: event.ops, list }
     case "session.compacted":
       return { type: "compacted" }
-    case "list.loaded":
-      return !facts.createdHere && list.length > 0 ? { type: "resumed", list } : undefined
+    case "list.loaded": {
+      // A resume notice shows the list as the user left it: queued notes about how it got there are spent.
+      if (!facts.createdHere && list.length > 0) return { type: "resumed", list }
+      const edits = event.edits ?? []
+      if (edits.length === 0) return undefined
+      return {
+        type: "userEdit",
+        lines: edits.flatMap((edit) => edit.lines),
+        removed: edits.flatMap((edit) => edit.removed),
+      }
+    }
     case "list.edited":
-      return { type: "userEdit", lines: event.lines, removed: event.removed }
+      return {
+        type: "userEdit",
+        lines: event.lines,
+        removed: event.removed,
+        ...(event.removedPhases ? { removedPhases: event.removedPhases } : {}),
+      }
     case "session.idle":
-      return tracker.prompted ? idleEvent(facts, list) : undefined
+      return tracker.prompted ? idleEvent(facts, list, agents) : undefined
     default:
       return undefined
   }
 }
 
-/** Steps the session by one host event. `list` is the session's list as the server knows it now. */
+/**
+ * Steps the session by one host event. `list` is the session's list as the server knows it now; `agents` the
+ * agents' permission rules as the host served them (undefined while unknown).
+ */
 export function stepSession(
   session: Session,
   event: HostEvent,
   list: TodoList,
   config: TrackerConfig,
+  agents?: AgentRules,
 ): SessionStep {
   const facts = observe(session.facts, event)
-  const withFacts = facts === session.facts ? session : { facts, tracker: session.tracker }
+  const withFacts = facts === session.facts ? session : { ...session, facts }
   if (event.type === "session.deleted") return { session: withFacts, actions: [{ type: "forget" }] }
-  const tracked = trackerEvent(event, session.facts, facts, session.tracker, list)
+  const tracked = trackerEvent(event, session.facts, facts, session.tracker, list, agents)
   if (tracked === undefined) return { session: withFacts, actions: NO_ACTIONS }
   const step = stepTracker(session.tracker, tracked, config)
   const user = facts.lastUser
@@ -287,5 +401,5 @@ export function stepSession(
           (action): SessionAction =>
             action.type === "remind" && user !== null ? { ...action, type: "remind", user } : action,
         )
-  return { session: { facts, tracker: step.state }, actions }
+  return { session: { facts, tracker: step.state, stubs: session.stubs }, actions }
 }

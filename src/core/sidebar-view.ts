@@ -382,3 +382,13 @@ export function clipSegments(segments: readonly Segment[], width: number): Segme
   }
   return out
 }
+
+/** One line of text cut to `width` columns with "…"; control characters are shown as spaces. */
+export function fitText(text: string, width: number): string {
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ")
+  const max = Math.floor(width)
+  if (!(max >= 1)) return ""
+  return clipSegments([{ text: flat, tone: "text" }], max)
+    .map((s) => s.text)
+    .join("")
+}

@@ -4,6 +4,7 @@
 
 import type { Config } from "./config.ts"
 import { hasActionableTask, hasOpenTask } from "./list.ts"
+import type { Access } from "./permission.ts"
 import {
   compactionContextText,
   type EditSummary,
@@ -15,6 +16,12 @@ import {
 } from "./prompts.ts"
 import type { OpName, TodoList } from "./types.ts"
 import { TODO_TOOL } from "./words.ts"
+
+/**
+ * Tools that only look: after a prompt that asked a question, a turn that used nothing else (and todo only to
+ * view) was an answer, not a stop with work open.
+ */
+export const LOOKING_TOOLS: ReadonlySet<string> = new Set(["read", "glob", "grep", "list", "webfetch"])
 
 /** Tools whose successful results count as edits for the mid-run nudge. */
 export const MUTATING_TOOLS: ReadonlySet<string> = new Set([
@@ -36,11 +43,15 @@ export type TrackerConfig = Pick<
 
 /**
  * Everything the tracker remembers about one session. Plain data (JSON round-trips), bounded in size:
- * counters, flags and at most EDIT_LINES_MAX + REMOVED_MAX short strings.
+ * counters, flags and at most EDIT_LINES_MAX + 2 × REMOVED_MAX short strings (removed tasks and phases).
  */
 export interface TrackerState {
   /** A real user prompt has been seen since this process started tracking the session. */
   readonly prompted: boolean
+  /** The prelude was decided: a real prompt to an agent that may call todo was seen. */
+  readonly preluded: boolean
+  /** The last real prompt asked a question, and the agent has only looked since (LOOKING_TOOLS, todo view). */
+  readonly question: boolean
   /** The session's list or history existed before this process saw it. */
   readonly resumed: boolean
   readonly subagent: boolean
@@ -79,6 +90,8 @@ export type TrackerEvent =
       /** False when the session (its history or list) existed before this process saw it. */
       readonly isNewSession: boolean
       readonly isSubagent: boolean
+      /** Whether the message's agent may call todo; absent: "allow". */
+      readonly access?: Access
     }
   /** A tool call finished. For the todo tool, `todoOps` names the ops of the call (batch included). */
   | {
@@ -93,7 +106,13 @@ export type TrackerEvent =
    * A model request is about to be made. A "main" request carries the notices that are due; the summarizer's
    * request ("compaction") carries the list as context for the summary, and no notices.
    */
-  | { readonly type: "modelRequest"; readonly kind: "main" | "compaction"; readonly list: TodoList }
+  | {
+      readonly type: "modelRequest"
+      readonly kind: "main" | "compaction"
+      readonly list: TodoList
+      /** Whether the request's agent may call todo; absent: "allow". */
+      readonly access?: Access
+    }
   /** The agent stopped. */
   | {
       readonly type: "idle"
@@ -105,13 +124,20 @@ export type TrackerEvent =
       /** A question or permission request is open. */
       readonly openQuestion: boolean
       readonly isSubagent?: boolean
+      /** Whether the agent a reminder would go to may call todo; absent: "allow". */
+      readonly access?: Access
     }
   /** The session existed before this process (its stored list is `list`). */
   | { readonly type: "resumed"; readonly list: TodoList }
   /** The conversation was compacted. */
   | { readonly type: "compacted" }
   /** The user changed the list (via /todo or the sidebar). */
-  | { readonly type: "userEdit"; readonly lines: readonly string[]; readonly removed: readonly string[] }
+  | {
+      readonly type: "userEdit"
+      readonly lines: readonly string[]
+      readonly removed: readonly string[]
+      readonly removedPhases?: readonly string[]
+    }
 
 /**
  * What a text says. One delivery may carry several one-shot notices in one text (the list shown once):
@@ -149,6 +175,8 @@ export const REMOVED_MAX = 50
 export function initialTracker(): TrackerState {
   return {
     prompted: false,
+    preluded: false,
+    question: false,
     resumed: false,
     subagent: false,
     edits: 0,
@@ -183,14 +211,54 @@ const CUE_PATTERN = new RegExp(
   "i",
 )
 
-/** True when the last non-empty line of the agent's text asks the user something. */
+/**
+ * Requests for the user's input that start the last sentence (after "please", "kindly" or an "if …," clause):
+ * a verb and what must follow it, so that a summary that starts with the same word ("Reply handling is done",
+ * "Select queries are faster") is not read as a request.
+ */
+export const REQUEST_CUES: readonly string[] = [
+  "answer (?:yes|no|with|the|this|these|each|either|one|below)",
+  "(?:choose|pick|select) (?:one|between|from|which|whether|either|an?|the|your)",
+  "reply (?:with|to|yes|no|in)",
+  "respond (?:with|to)",
+  "tell (?:me|us)",
+  "confirm (?:the|that|whether|if|which|this|your|you)",
+  "(?:please )?advise (?:how|whether|which|what|on|me|us)",
+  "decide (?:which|whether|how|what|between)",
+  "(?:specify|clarify|indicate) (?:which|the|what|whether|how|your)",
+]
+const REQUEST_PATTERN = new RegExp(
+  `^(?:(?:please|kindly|now|so|then|just)[,]?\\s+)*(?:(?:if|when|once)\\b[^,]{1,80},\\s*(?:please\\s+)?)?(?:${REQUEST_CUES.map((c) => c.replace(/ /g, "\\s+")).join("|")})\\b`,
+  "i",
+)
+// A list item: "1.", "2)", "a.", "-", "*" or "•" and a space.
+const LIST_ITEM = /^\s*(?:\d{1,3}[.)]|[a-z][.)]|[-*\u2022])\s+/i
+// Markdown a sentence may start with: emphasis, quotes, headings.
+const LEADING_DECORATION = /^[\s*_~`>#"'\u201C\u2018\u00AB]+/u
+
+function lastSentence(line: string): string {
+  const sentences = line.split(/(?<=[.!?\u3002\uFF01\uFF1F])\s+/u).filter((s) => s.trim() !== "")
+  return (sentences[sentences.length - 1] ?? "").replace(LEADING_DECORATION, "")
+}
+
+/** True when one line asks the user something: a question mark, a cue phrase or a request for input. */
+function asksInLine(line: string): boolean {
+  const bare = line.replace(TRAILING_DECORATION, "")
+  return QUESTION_END.test(bare) || CUE_PATTERN.test(line) || REQUEST_PATTERN.test(lastSentence(bare))
+}
+
+/**
+ * True when the agent's text ends by asking the user something: its last non-empty line asks, or it ends with
+ * a list of options after a line that asks ("Which one?" then "1. …", "2. …").
+ */
 export function asksUser(text: string | undefined): boolean {
   if (!text) return false
   const lines = text.split(/\r?\n/).filter((line) => line.trim() !== "")
-  const last = lines[lines.length - 1]
-  if (last === undefined) return false
-  const bare = last.replace(TRAILING_DECORATION, "")
-  return QUESTION_END.test(bare) || CUE_PATTERN.test(last)
+  let end = lines.length - 1
+  if (end < 0) return false
+  if (asksInLine(lines[end]!)) return true
+  while (end >= 0 && LIST_ITEM.test(lines[end]!)) end--
+  return end >= 0 && end < lines.length - 1 && asksInLine(lines[end]!)
 }
 
 function realTexts(parts: readonly MessagePart[]): string[] {
@@ -229,14 +297,20 @@ function mergeEdits(
   prev: EditSummary | null,
   lines: readonly string[],
   removed: readonly string[],
+  removedPhases: readonly string[] = [],
 ): EditSummary {
   const allLines = [...(prev?.lines ?? []), ...lines]
   const keptLines = allLines.slice(-EDIT_LINES_MAX)
-  const allRemoved = [...(prev?.removed ?? [])]
-  for (const text of removed) if (!allRemoved.includes(text)) allRemoved.push(text)
+  const once = (before: readonly string[], added: readonly string[]) => {
+    const all = [...before]
+    for (const text of added) if (!all.includes(text)) all.push(text)
+    return all.slice(-REMOVED_MAX)
+  }
+  const phases = once(prev?.removedPhases ?? [], removedPhases)
   return {
     lines: keptLines,
-    removed: allRemoved.slice(-REMOVED_MAX),
+    removed: once(prev?.removed ?? [], removed),
+    ...(phases.length > 0 ? { removedPhases: phases } : {}),
     omitted: (prev?.omitted ?? 0) + allLines.length - keptLines.length,
   }
 }
@@ -287,8 +361,13 @@ export function stepTracker(state: TrackerState, event: TrackerEvent, config: Tr
     case "idle":
       return onIdle(state, event, config)
     case "resumed":
+      // The resume notice shows the list as it is: earlier edit notes are spent.
       return {
-        state: { ...state, resumed: true, pending: { ...state.pending, resume: hasOpenTask(event.list) } },
+        state: {
+          ...state,
+          resumed: true,
+          pending: { ...state.pending, resume: hasOpenTask(event.list), edits: null },
+        },
         actions: [],
       }
     case "compacted":
@@ -299,7 +378,10 @@ export function stepTracker(state: TrackerState, event: TrackerEvent, config: Tr
         state: {
           ...state,
           paused: true,
-          pending: { ...state.pending, edits: mergeEdits(state.pending.edits, event.lines, event.removed) },
+          pending: {
+            ...state.pending,
+            edits: mergeEdits(state.pending.edits, event.lines, event.removed, event.removedPhases),
+          },
         },
         actions: [],
       }
@@ -313,11 +395,13 @@ function onUserMessage(
 ): Step {
   const subagent = state.subagent || event.isSubagent
   if (classifyUserMessage(event.parts) !== "real") return { state: { ...state, subagent }, actions: [] }
+  const access = event.access ?? "allow"
   const actions: TrackerAction[] = []
-  const first = !state.prompted
   const prompt = realTexts(event.parts).join("\n").trim()
+  // The prelude waits for the first prompt to an agent that may call todo freely.
   if (
-    first &&
+    !state.preluded &&
+    access === "allow" &&
     event.isNewSession &&
     !state.resumed &&
     !subagent &&
@@ -327,20 +411,26 @@ function onUserMessage(
     const prelude = preludeText(config.eager)
     if (prelude) actions.push({ type: "attach", kind: "prelude", text: prelude })
   }
+  // Notices wait for an agent that may call todo at all.
   // A compaction notice rides along only when a resume notice goes out too, so the list is shown once.
   const both = state.pending.resume && state.pending.compaction
-  const out = deliver("attach", state.pending, event.list, {
-    resume: true,
-    compaction: both,
-    edits: true,
-    nudge: false,
-  })
+  const out =
+    access === "deny"
+      ? { actions: [], pending: state.pending }
+      : deliver("attach", state.pending, event.list, {
+          resume: true,
+          compaction: both,
+          edits: true,
+          nudge: false,
+        })
   actions.push(...out.actions)
   return {
     state: {
       ...state,
       subagent,
       prompted: true,
+      preluded: state.preluded || access === "allow",
+      question: QUESTION_END.test(prompt.replace(TRAILING_DECORATION, "")),
       resumed: state.resumed || !event.isNewSession,
       // A new cycle gives the agent a fresh window before the next nudge.
       edits: 0,
@@ -354,14 +444,16 @@ function onUserMessage(
 }
 
 function onToolResult(
-  state: TrackerState,
+  before: TrackerState,
   event: Extract<TrackerEvent, { type: "toolResult" }>,
   config: TrackerConfig,
 ): Step {
+  // Missing op names are treated as an update: the adapter should always pass them.
+  const onlyView = event.todoOps?.every((op) => op === "view") === true
+  const looked = LOOKING_TOOLS.has(event.tool) || (event.tool === TODO_TOOL && (!event.ok || onlyView))
+  const state = before.question && !looked ? { ...before, question: false } : before
   if (!event.ok) return { state, actions: [] }
   if (event.tool === TODO_TOOL) {
-    // Missing op names are treated as an update: the adapter should always pass them.
-    const onlyView = event.todoOps?.every((op) => op === "view") === true
     if (onlyView) return { state, actions: [] }
     // An update makes any queued nudge moot.
     return {
@@ -399,9 +491,15 @@ function onModelRequest(state: TrackerState, event: Extract<TrackerEvent, { type
           actions: [{ type: "inject", kind: "compaction-context", text: compactionContextText(event.list) }],
         }
       : { state, actions: [] }
+  const access = event.access ?? "allow"
+  // A nudge asks for a todo call: only an agent that may call it freely gets one, and a due one is dropped.
+  const pending = access === "allow" ? state.pending : { ...state.pending, nudge: 0 }
+  // Other notices wait for an agent that may call todo at all.
+  if (access === "deny")
+    return { state: pending === state.pending ? state : { ...state, pending }, actions: [] }
   // Resume waits for a real prompt, unless a compaction notice is going out and can carry it.
-  const out = deliver("inject", state.pending, event.list, {
-    resume: state.pending.compaction,
+  const out = deliver("inject", pending, event.list, {
+    resume: pending.compaction,
     compaction: true,
     edits: true,
     nudge: true,
@@ -420,6 +518,8 @@ function onIdle(
   if (event.aborted) return { state: { ...base, paused: true }, actions: [] }
   const quiet =
     !config.reminders ||
+    (event.access ?? "allow") !== "allow" ||
+    base.question ||
     subagent ||
     base.paused ||
     base.reminders >= config.remindersMax ||

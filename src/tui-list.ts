@@ -1,0 +1,196 @@
+// Where the TUI's list comes from, and the context every part of the TUI shell shares. The list is read
+// from the per-session store the server writes when this TUI shares it, else from the last todo tool
+// result the host keeps; one signal per shown session, refreshed by the host events that can change it.
+
+import { accessSync, constants, existsSync } from "node:fs"
+import { dirname, resolve } from "node:path"
+import type { TuiPluginApi } from "@opencode-ai/plugin/tui"
+import { type Accessor, createSignal, type Setter } from "solid-js"
+import { STORED_LIMITS } from "./core/config.ts"
+import { sameList, type Variant } from "./core/dialog-model.ts"
+import { parseSnapshot } from "./core/parse.ts"
+import { latestToolList, refreshTarget, toolPartList } from "./core/tui-protocol.ts"
+import type { Limits, TodoList } from "./core/types.ts"
+import { stateDir } from "./paths.ts"
+import type { Store } from "./store/store.ts"
+
+export interface ListSource {
+  /** The session's list as a signal; following it starts with the first call. */
+  list(session: string): Accessor<TodoList>
+  /** Shows `known` at once when given, then rereads the list; the newest refresh wins. */
+  refresh(session: string, known?: TodoList): void
+  refreshAll(): void
+  /** The session's list now: the shared store when it holds a record, else the last todo tool result. */
+  read(session: string): Promise<TodoList>
+  /** Whether the store on this machine is the one the server writes. */
+  storeShared(): boolean
+  /** Why this TUI cannot change lists, or undefined when it can. */
+  editProblem(): string | undefined
+}
+
+/** What the parts of the TUI shell share. */
+export interface Shell {
+  readonly api: TuiPluginApi
+  readonly store: Store
+  readonly source: ListSource
+  readonly limits: Limits
+  readonly toast: (variant: Variant, message: string) => void
+  /** The project folder (export and import resolve TODO.md there). */
+  readonly directory: () => string
+}
+
+/** The session shown, read from the route (the slot gets no session id); reactive in the host. */
+export function routeSession(api: TuiPluginApi): string | undefined {
+  const route = api.route.current
+  if (route.name !== "session") return undefined
+  const id = (route.params as { sessionID?: unknown } | undefined)?.sessionID
+  return typeof id === "string" && id ? id : undefined
+}
+
+interface Tracked {
+  readonly list: Accessor<TodoList>
+  readonly set: Setter<TodoList>
+  /** Bumped by every refresh; an older read that resolves late is dropped. */
+  seq: number
+}
+
+export function createListSource(api: TuiPluginApi, store: Store, offs: (() => void)[]): ListSource {
+  const tracked = new Map<string, Tracked>()
+
+  // The server reports its state folder and project folder; a TUI attached to a server elsewhere
+  // (or run with another environment) sees different ones.
+  function storeShared(): boolean {
+    try {
+      const path = api.state.path as { state?: string; directory?: string } | undefined
+      if (path?.state && resolve(path.state) !== resolve(stateDir())) return false
+      if (path?.directory && !existsSync(path.directory)) return false
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  function editProblem(): string | undefined {
+    if (!storeShared())
+      return "This TUI is attached to an OpenCode server whose todo storage is not on this machine: it can show the list but not change it. Use /todo <verb> instead (for example /todo done <task>), which runs on the server."
+    let dir = store.dir
+    while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir)
+    try {
+      accessSync(dir, constants.R_OK | constants.W_OK)
+    } catch {
+      return `The todo storage folder ${store.dir} is not writable from this TUI, so the list cannot be changed here. Use /todo <verb> instead, which runs on the server.`
+    }
+    return undefined
+  }
+
+  /** The newest list a completed todo tool call reported in this session (the host keeps the parts). */
+  function listFromParts(session: string): TodoList | undefined {
+    try {
+      const parts: unknown[] = []
+      for (const msg of api.state.session.messages(session)) parts.push(...api.state.part(msg.id))
+      const raw = latestToolList(parts)
+      if (raw === undefined) return undefined
+      const parsed = parseSnapshot(raw, STORED_LIMITS)
+      return parsed.ok ? parsed.value : undefined
+    } catch {
+      return undefined
+    }
+  }
+
+  async function read(session: string): Promise<TodoList> {
+    if (storeShared()) {
+      try {
+        if ((await store.stamp(session)) !== undefined) {
+          const snapshot = await store.read(session)
+          if (snapshot.persisted) return snapshot.list
+        }
+      } catch {
+        // Unreadable: fall back to what the tool calls reported.
+      }
+    }
+    return listFromParts(session) ?? []
+  }
+
+  function track(session: string): Tracked {
+    let t = tracked.get(session)
+    if (!t) {
+      const [list, set] = createSignal<TodoList>([], { equals: sameList })
+      t = { list, set, seq: 0 }
+      tracked.set(session, t)
+    }
+    return t
+  }
+
+  function refresh(session: string, known?: TodoList): void {
+    const t = track(session)
+    const seq = ++t.seq
+    if (known) t.set(known)
+    read(session).then(
+      (list) => {
+        if (seq === t.seq) t.set(list)
+      },
+      () => {},
+    )
+  }
+
+  function refreshAll(): void {
+    for (const session of tracked.keys()) refresh(session)
+  }
+
+  const listen = (register: () => () => void) => {
+    try {
+      offs.push(register())
+    } catch {
+      // An event type this host does not know: the other triggers still work.
+    }
+  }
+  listen(() =>
+    api.event.on("message.part.updated", (event) => {
+      const part = event.properties.part
+      const raw = toolPartList(part)
+      if (raw === undefined || !tracked.has(part.sessionID)) return
+      const parsed = parseSnapshot(raw, STORED_LIMITS)
+      refresh(part.sessionID, parsed.ok ? parsed.value : undefined)
+    }),
+  )
+  // A typed `/todo <verb>` runs in the server before its user message is stored, and ends with command.executed.
+  listen(() =>
+    api.event.on("command.executed", (event) => {
+      if (event.properties.name === "todo" && tracked.has(event.properties.sessionID))
+        refresh(event.properties.sessionID)
+    }),
+  )
+  listen(() =>
+    api.event.on("message.updated", (event) => {
+      const { sessionID, info } = event.properties
+      if (info.role === "user" && tracked.has(sessionID)) refresh(sessionID)
+    }),
+  )
+  listen(() =>
+    api.event.on("session.idle", (event) => {
+      if (tracked.has(event.properties.sessionID)) refresh(event.properties.sessionID)
+    }),
+  )
+  listen(() =>
+    api.event.on("tui.command.execute", (event) => {
+      const target = refreshTarget(event.properties.command)
+      if (!target) return
+      if ("all" in target) refreshAll()
+      else if (tracked.has(target.session)) refresh(target.session)
+    }),
+  )
+
+  return {
+    list: (session) => {
+      const first = !tracked.has(session)
+      const t = track(session)
+      if (first) refresh(session)
+      return t.list
+    },
+    refresh,
+    refreshAll,
+    read,
+    storeShared,
+    editProblem,
+  }
+}
