@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest"
-import { taskEntries } from "../src/core/dialog-model.ts"
+import { compactLine } from "../src/core/compact-line.ts"
+import { mainOptions, mainTitle, taskEntries } from "../src/core/dialog-model.ts"
 import { execute, executeOps } from "../src/core/execute.ts"
 import { formatList } from "../src/core/format.ts"
 import { parseMarkdown, renderMarkdown } from "../src/core/markdown.ts"
 import { parseSnapshot } from "../src/core/parse.ts"
 import { MARKER, reminderText } from "../src/core/prompts.ts"
-import { buildSidebarView, sidebarText } from "../src/core/sidebar-view.ts"
+import { buildSidebarView, lineText, sidebarModel, sidebarText } from "../src/core/sidebar-view.ts"
 import { DEFAULT_LIMITS, type TodoList } from "../src/core/types.ts"
 import { preview } from "../src/core/words.ts"
 
@@ -100,7 +101,12 @@ describe("stored records with hostile characters", () => {
       renderMarkdown(loaded.value),
       preview(loaded.value[0]!.name),
       ...(view ? sidebarText(view, 80) : []),
-      ...taskEntries(loaded.value).flatMap((entry) => [entry.title, entry.description ?? ""]),
+      ...taskEntries(loaded.value).flatMap((entry) => [entry.title, entry.description ?? "", entry.category]),
+      ...mainOptions(loaded.value).flatMap((option) => [option.title, option.description, option.category]),
+      mainTitle(loaded.value),
+      ...(sidebarModel(loaded.value, { maxRows: 20, width: 80 }) ?? []).map(lineText),
+      compactLine(loaded.value, 80) ?? "",
+      compactLine([{ name: "B", tasks: [{ text: "run\u001b[31m", status: "blocked" }] }], 80) ?? "",
     ]
     for (const text of rendered) expect(text).not.toMatch(RAW)
     expect(formatList(loaded.value)).toContain("\\u001b]2;PWNED-TITLE\\u0007")

@@ -302,7 +302,7 @@ export function sidebarModel(
       lines.push({
         kind: "phase",
         segments: [
-          { text: row.name, tone: row.active ? "text" : "muted" },
+          { text: neutralize(row.name), tone: row.active ? "text" : "muted" },
           { text: ` ${row.closed}/${row.total}`, tone: "muted" },
         ],
       })
