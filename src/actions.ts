@@ -10,7 +10,7 @@ import { checkList, taskCount } from "./core/list.ts"
 import { isTodoExport, parseMarkdown, renderMarkdown } from "./core/markdown.ts"
 import { fail, isRecord, ok, type Result } from "./core/result.ts"
 import type { Limits, Op, TodoList } from "./core/types.ts"
-import type { Store } from "./store/store.ts"
+import { LIST_BUSY, type Store } from "./store/store.ts"
 
 export type EditOutcome =
   | { readonly ok: true; readonly before: TodoList; readonly list: TodoList; readonly diff: ListDiff }
@@ -59,6 +59,7 @@ async function change(
     const edits = notify === "record" ? [...current.edits, note] : current.edits
     return { ...current, list: next.value, edits }
   })
+  if (snapshot.busy) return { ok: false, error: LIST_BUSY, list: snapshot.list }
   return outcome ?? { ok: false, error: "The list could not be read.", list: snapshot.list }
 }
 
