@@ -176,10 +176,15 @@ export const server: Plugin = async (input, options) => {
     const stamp = await store.stamp(s.id)
     if (stamp === s.stamp) return
     let notes: EditNote[] = []
-    const snapshot = await store.update(s.id, (current) => {
-      notes = current.edits.filter(isEditNote)
-      return current.edits.length > 0 ? { ...current, edits: [] } : undefined
-    })
+    // Only pending notes need the lock (to clear them); a plain change of the list is read without it.
+    const read = await store.read(s.id)
+    const snapshot =
+      read.edits.length === 0
+        ? read
+        : await store.update(s.id, (current) => {
+            notes = current.edits.filter(isEditNote)
+            return current.edits.length > 0 ? { ...current, edits: [] } : undefined
+          })
     s.list = snapshot.list
     // Busy: the notes stay stored and the stamp old, so the next hook delivers them.
     if (snapshot.busy) return
