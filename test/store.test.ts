@@ -543,7 +543,7 @@ describe("unusable storage", () => {
     expect(warnings).toEqual([
       `Todo storage in ${dir} is not usable (EROFS); todo lists are kept in memory only for now. The next change tries the disk again.`,
       `Todo storage in ${dir} works again, but another process changed the saved todo list of session "s" meanwhile, ` +
-        'so the 2 changes made here while it could not be saved were not saved (added "here 1" to "P" (pending); added "here 2" to "P" (pending)). ' +
+        'so 2 changes made here while it was unusable were not saved (added "here 1" to "P" (pending); added "here 2" to "P" (pending)). ' +
         "The saved list is used from now on.",
     ])
   })

@@ -231,7 +231,7 @@ export function createStore(options: StoreOptions): Store {
       warnOnce(
         `lost:${session}:${kept.kept.revision}`,
         `Todo storage in ${dir} works again, but another process changed the saved todo list of session ${sessionLabel(session)} meanwhile, ` +
-          `so ${verdict.unsaved === 1 ? "the change" : `the ${verdict.unsaved} changes`} made here while it could not be saved ${verdict.unsaved === 1 ? "was" : "were"} not saved` +
+          `so ${verdict.unsaved === 1 ? "1 change" : `${verdict.unsaved} changes`} made here while it was unusable ${verdict.unsaved === 1 ? "was" : "were"} not saved` +
           `${shown ? ` (${shown})` : ""}. The saved list is used from now on.`,
       )
     }
