@@ -755,6 +755,28 @@ describe("the lock file", () => {
     expect(warnings).toEqual([])
   })
 
+  it("waits, without spinning, on a lock it cannot read, and answers busy", async () => {
+    const dir = await tempDir()
+    await writeFile(lockOf(dir), lock(999_999_999, Date.now(), "elsewhere"))
+    let lockReads = 0
+    const fs: Fs = {
+      ...nodeFs,
+      readFile: ((path: string, options: unknown) => {
+        if (path === lockOf(dir)) {
+          lockReads++
+          return Promise.reject(code("EIO"))
+        }
+        return nodeFs.readFile(path, options as "utf8")
+      }) as Fs["readFile"],
+    }
+    const { store, warnings } = open(dir, { fs, lockWaitMs: 200, staleLockMs: 20 })
+    const next = await store.update("s", append("a"))
+    expect([next.busy, next.persisted]).toEqual([true, true])
+    // Backing off between looks: a few dozen reads at most, not one per turn of the event loop.
+    expect(lockReads).toBeLessThan(100)
+    expect(warnings).toEqual([])
+  })
+
   it("judges an unreadable lock by its age", async () => {
     const dir = await tempDir()
     await writeFile(lockOf(dir), "")

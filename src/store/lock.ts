@@ -141,7 +141,9 @@ export function createLocks(options: LockOptions): Locks {
     }
     try {
       const again = await fs.readFile(lockPath, "utf8").catch(() => undefined)
-      if (again === seen.raw) await fs.unlink(lockPath)
+      // Changed hands, gone, or unreadable: nothing to remove here (the caller waits before it looks again).
+      if (again !== seen.raw) return false
+      await fs.unlink(lockPath)
     } catch {
       return false
     } finally {
