@@ -45,8 +45,9 @@ interface Writer {
   readonly done: Promise<unknown[]>
 }
 
-function writer(built: string, tag: string): Writer {
-  const child = fork(CHILD, [built, dir, "stall", "append", tag, "0", OPTIONS], {
+/** A writer appending "<tag>-<i>", `pauseMs` apart (the other writer pauses so the stopped one gets the lock often). */
+function writer(built: string, tag: string, pauseMs: number): Writer {
+  const child = fork(CHILD, [built, dir, "stall", "append", tag, String(pauseMs), OPTIONS], {
     execArgv: [],
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   })
@@ -77,8 +78,8 @@ it(`no committed update is lost across ${STOPS} SIGSTOPs of a writer while anoth
   cleanups.push(cleanup)
   dir = await mkdtemp(join(tmpdir(), "todo-stall-"))
   const file = join(dir, "stall.json")
-  const stopped = writer(built, "a")
-  const other = writer(built, "b")
+  const stopped = writer(built, "a", 0)
+  const other = writer(built, "b", 4)
   await Promise.all([stopped.ready, other.ready])
   stopped.child.send("start")
   other.child.send("start")
