@@ -1,11 +1,9 @@
 // The cross-process lock of one session record: <record>.lock holds {pid, host, start, realm, time, token} and is
-// created whole by linking a finished temp file. Who holds it and whether it may be broken is decided in
-// policy.ts: a live process on this machine keeps its lock however long it takes; waiting gives up when one
+// created whole by linking a finished temp file. identity.ts finds out who holds it; policy.ts decides whether it
+// may be broken: a live process on this machine keeps its lock however long it takes; waiting gives up when one
 // holder blocks it for waitMs, or after 4 x waitMs in all. A holder confirms its token just before it renames.
 
 import { randomBytes } from "node:crypto"
-import { readFileSync } from "node:fs"
-import { hostname } from "node:os"
 import { basename, dirname, join } from "node:path"
 import { isRecord } from "../core/result.ts"
 import {
@@ -18,6 +16,7 @@ import {
   tempName,
   writeNew,
 } from "./files.ts"
+import { alive, HOST, REALM, START, startIdentity } from "./identity.ts"
 import { type Holder, judgeHolder, mayBreakLock, maySweepTemp } from "./policy.ts"
 
 export type Acquired =
@@ -53,21 +52,6 @@ interface LockInfo {
   readonly time: number
   readonly token: string
 }
-
-const HOST = hostname()
-const BOOT = readSmall("/proc/sys/kernel/random/boot_id")?.trim()
-const START = startIdentity(process.pid)
-
-/**
- * This JavaScript realm's id and the tokens it holds, shared by every copy of this module loaded in it (the
- * server and TUI bundles, repeated plugin loads). Another realm with the same pid (a worker thread) has its own.
- */
-const REALM: { readonly id: string; readonly held: Set<string> } = (() => {
-  const key = Symbol.for("opencode-todo: store lock realm")
-  const slot = globalThis as { [key: symbol]: { id: string; held: Set<string> } | undefined }
-  slot[key] ??= { id: randomBytes(8).toString("hex"), held: new Set() }
-  return slot[key]
-})()
 
 export function createLocks(options: LockOptions): Locks {
   const { fs, dir, waitMs, staleMs } = options
@@ -291,35 +275,4 @@ function parseLock(raw: string): LockInfo | undefined {
     // Not a lock we wrote.
   }
   return undefined
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return errorCode(error) === "EPERM"
-  }
-}
-
-/**
- * Which process runs under `pid` on Linux: the boot and the process's start time, so a pid reused after a
- * holder died is told apart from the holder. Undefined where /proc cannot tell (other systems, hidden pids).
- */
-function startIdentity(pid: number): string | undefined {
-  if (BOOT === undefined) return undefined
-  const stat = readSmall(`/proc/${pid}/stat`)
-  // The command name (field 2) may hold spaces and parentheses; the fields after its last ")" are plain.
-  const fields = stat?.slice(stat.lastIndexOf(")") + 2).split(" ")
-  const started = fields?.[19]
-  return started && /^\d+$/.test(started) ? `${BOOT}:${started}` : undefined
-}
-
-function readSmall(path: string): string | undefined {
-  try {
-    return readFileSync(path, "utf8")
-  } catch {
-    return undefined
-  }
 }
