@@ -31,7 +31,7 @@ import { PLUGIN_ID, TODO_TOOL } from "./core/words.ts"
 import { decodeBusEvent, decodeParts, decodeTools, decodeUser, historyOf } from "./host-events.ts"
 import { todoDir } from "./paths.ts"
 import { loadSettings } from "./settings.ts"
-import { createStore, type Store } from "./store/store.ts"
+import { createStore, LIST_BUSY, type Store } from "./store/store.ts"
 
 const SKILLS_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "skills")
 
@@ -64,6 +64,21 @@ function makeLogger(client: Client) {
       Promise.resolve(pending).catch(fallback)
     } catch {
       fallback()
+    }
+  }
+}
+
+/**
+ * Shows a storage problem to the person at the keyboard as a TUI toast sent through the host, besides the log:
+ * the store reports each problem once, so every one of them is shown.
+ */
+function makeToaster(client: Client) {
+  return (message: string) => {
+    try {
+      const body = { title: "Todo storage", message, variant: "warning" as const, duration: 10_000 }
+      Promise.resolve(client.tui.showToast({ body })).catch(() => {})
+    } catch {
+      // No TUI to show it in: the log has it.
     }
   }
 }
@@ -103,6 +118,7 @@ function joined(actions: readonly SessionAction[], type: "attach" | "inject"): s
 
 export const server: Plugin = async (input, options) => {
   const log = makeLogger(input.client)
+  const toast = makeToaster(input.client)
   const settings = loadSettings({ directory: input.directory, options })
   for (const warning of settings.warnings) log("warn", warning)
   const config: Config = settings.config
@@ -111,7 +127,10 @@ export const server: Plugin = async (input, options) => {
   const store: Store = createStore({
     dir: todoDir(),
     parse: (raw) => parseSnapshot(raw, STORED_LIMITS),
-    warn: (message) => log("warn", message),
+    warn: (message) => {
+      log("warn", message)
+      toast(message)
+    },
   })
   const sessions = new Map<string, Tracked>()
   // Every agent's permission rules as the host serves them (GET /agent), read once per load of the plugin: a
@@ -222,11 +241,18 @@ export const server: Plugin = async (input, options) => {
     const stamp = await store.stamp(s.id)
     if (stamp === s.stamp) return
     let notes: EditNote[] = []
-    const snapshot = await store.update(s.id, (current) => {
-      notes = current.edits.filter(isEditNote)
-      return current.edits.length > 0 ? { ...current, edits: [] } : undefined
-    })
+    // Only pending notes need the lock (to clear them); a plain change of the list is read without it.
+    const read = await store.read(s.id)
+    const snapshot =
+      read.edits.length === 0
+        ? read
+        : await store.update(s.id, (current) => {
+            notes = current.edits.filter(isEditNote)
+            return current.edits.length > 0 ? { ...current, edits: [] } : undefined
+          })
     s.list = snapshot.list
+    // Busy: the notes stay stored and the stamp old, so the next hook delivers them.
+    if (snapshot.busy) return
     // Not a fresh stat: a write landing after the read would carry that stat's stamp and be missed.
     s.stamp = stamp
     for (const note of notes)
@@ -294,6 +320,14 @@ export const server: Plugin = async (input, options) => {
           // s.stamp stays the one syncFromStore took before this read; our own write moves the
           // stamp, so the next hook reads the record once more instead of missing another writer.
           s.list = snapshot.list
+          if (snapshot.busy) {
+            await step(s, { type: "todo.finished", ok: false, ops: [] })
+            return {
+              title: "todo: busy",
+              output: `Error: ${LIST_BUSY}`,
+              metadata: { ok: false, list: s.list },
+            } as never
+          }
           const outcome = result ?? execute(s.list, args, limits)
           // The ops as the core parsed them: a call without "op" has its op inferred from its shape.
           await step(s, {
