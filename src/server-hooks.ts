@@ -11,6 +11,7 @@ import { runCommand } from "./command-runner.ts"
 import { type Config, limitsOf, STORED_LIMITS } from "./core/config.ts"
 import { type ExecuteResult, execute } from "./core/execute.ts"
 import { formatOutcome } from "./core/format.ts"
+import { type PromptFamily, steeringOn, steerSystemPrompt } from "./core/host-prompt.ts"
 import { parseSnapshot } from "./core/parse.ts"
 import { ARG_DESCRIPTIONS, commandReplyText, TOOL_DESCRIPTION } from "./core/prompts.ts"
 import {
@@ -180,6 +181,17 @@ export const server: Plugin = async (input, options) => {
     await step(s, parentID === undefined ? { type: "parent.found" } : { type: "parent.found", parentID })
   }
 
+  /**
+   * Whether the agent of this session's requests can call `todo`: the one place the system-prompt
+   * steering asks. A subagent's calls are refused, so it cannot.
+   */
+  function todoCallable(s: Tracked): boolean {
+    return todoRefusal(s.state.facts) === undefined
+  }
+
+  /** Prompt families already warned about (a passage moved in the host's wording): each once per process. */
+  const warnedFamilies = new Set<PromptFamily>()
+
   /** Wraps a hook so that nothing it throws reaches the host; each distinct failure is logged once. */
   function guard<A extends unknown[]>(name: string, fn: (...args: A) => Promise<void>) {
     return async (...args: A) => {
@@ -298,6 +310,33 @@ export const server: Plugin = async (input, options) => {
           info: { ...(lastMessage.info as object), id: messageID, role: "user" } as never,
           parts: [{ ...part, messageID } as never],
         })
+      }
+    }),
+
+    // Title and compaction requests pass here too; they carry none of the passages and stay as they are.
+    "experimental.chat.system.transform": guard("system.transform", async (hookInput, output) => {
+      if (!steeringOn(config)) return
+      const model = hookInput.model as { id?: string; providerID?: string; api?: { id?: string } }
+      let callable = true
+      if (hookInput.sessionID) {
+        const s = session(hookInput.sessionID)
+        await resolveParent(s)
+        callable = todoCallable(s)
+      }
+      const result = steerSystemPrompt({
+        system: output.system,
+        modelId: model.api?.id ?? model.id ?? "",
+        providerId: model.providerID ?? "",
+        todoCallable: callable,
+        warned: warnedFamilies,
+      })
+      // In place: the host ignores a new array.
+      result.system.forEach((text, i) => {
+        if (output.system[i] !== text) output.system[i] = text
+      })
+      if (result.warning) {
+        warnedFamilies.add(result.family)
+        log("warn", result.warning)
       }
     }),
 

@@ -116,10 +116,16 @@ describe("anthropic prompt", () => {
     expect(text).not.toMatch(TOOL_NAMES)
     expect(text).not.toContain("<example>")
     expect(text).toContain("# Task Management\nPlan work of three or more steps with the `todo` tool")
-    expect(text).toContain("- Plan the task with the `todo` tool when it has several steps\n- Read before you edit.")
-    expect(text).toContain("IMPORTANT: Plan and track multi-step work with the `todo` tool.\n\n# Code References")
+    expect(text).toContain(
+      "- Plan the task with the `todo` tool when it has several steps\n- Read before you edit.",
+    )
+    expect(text).toContain(
+      "IMPORTANT: Plan and track multi-step work with the `todo` tool.\n\n# Code References",
+    )
     // The blank lines before the next heading stay where the host put them.
-    expect(text).toContain("it is finished, not in a batch at the end; the next one then starts by itself.\n\n\n# Doing tasks")
+    expect(text).toContain(
+      "it is finished, not in a batch at the end; the next one then starts by itself.\n\n\n# Doing tasks",
+    )
     for (const kept of ["# Tone and style\n- Be brief.", "- Prefer dedicated tools.", "Cite file:line."])
       expect(text).toContain(kept)
     expect(out.saved).toBe(ANTHROPIC.length - text.length)
@@ -131,7 +137,9 @@ describe("anthropic prompt", () => {
     expect(text).not.toMatch(TOOL_NAMES)
     expect(text).not.toMatch(/\btodos?\b/i)
     expect(text).not.toContain("# Task Management")
-    expect(text).toContain("# Tone and style\n- Be brief.\n\n# Doing tasks\nSteps to follow:\n- Read before you edit.")
+    expect(text).toContain(
+      "# Tone and style\n- Be brief.\n\n# Doing tasks\nSteps to follow:\n- Read before you edit.",
+    )
     expect(text).toContain("- Prefer dedicated tools.\n\n# Code References")
     expect(out.saved).toBeGreaterThan(0)
   })
@@ -160,11 +168,14 @@ describe("beast prompt", () => {
     const text = out.system[0]!
     expect(out.steered).toHaveLength(5)
     for (const paragraph of text.split(/\n\s*\n/))
-      if (/todo lists?|checked off|check (it|steps) off/i.test(paragraph)) expect(paragraph).toContain("`todo`")
+      if (/todo lists?|checked off|check (it|steps) off/i.test(paragraph))
+        expect(paragraph).toContain("`todo`")
     expect(text).toContain("4. Research the problem.\n5. Plan the fix as small, incremental steps")
     expect(text).toContain("## 5. Develop a Detailed Plan\n- Outline specific")
     expect(text).toContain("instead of ending your turn.\n\n## 6. Making Code Changes")
-    expect(text).toContain("Write prompts in markdown.\n\nPlans live in the `todo` tool, not in your reply.\n\n# Git")
+    expect(text).toContain(
+      "Write prompts in markdown.\n\nPlans live in the `todo` tool, not in your reply.\n\n# Git",
+    )
   })
 
   test("left as written when the agent cannot call todo: the list in the reply is then the only list", () => {
@@ -206,11 +217,16 @@ describe("what passes through untouched", () => {
       fc.constantFrom("# Tasks", "## 5. Plan", "- TodoWrite", "IMPORTANT: use tools", "", "todo list"),
     )
     fc.assert(
-      fc.property(fc.array(line, { maxLength: 30 }), fc.constantFrom(...families), fc.boolean(), (lines, m, can) => {
-        const text = lines.join("\n")
-        fc.pre(!PASSAGES.some((p) => text.split("\n").some((l) => p.anchor.test(l))))
-        expect(steer([text], m, { todoCallable: can }).system[0]).toBe(text)
-      }),
+      fc.property(
+        fc.array(line, { maxLength: 30 }),
+        fc.constantFrom(...families),
+        fc.boolean(),
+        (lines, m, can) => {
+          const text = lines.join("\n")
+          fc.pre(!PASSAGES.some((p) => text.split("\n").some((l) => p.anchor.test(l))))
+          expect(steer([text], m, { todoCallable: can }).system[0]).toBe(text)
+        },
+      ),
     )
   })
 

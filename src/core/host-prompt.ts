@@ -5,21 +5,19 @@
 //
 // Pure: the server hands in the system texts of one request and writes back what comes out.
 
+import type { Config } from "./config.ts"
 import { TODO_TOOL } from "./words.ts"
+
+/** Steering runs only while the built-in todowrite is off (with it on, its passages are right) and the key allows. */
+export function steeringOn(config: Pick<Config, "keepTodowrite" | "steerHostPrompt">): boolean {
+  return config.steerHostPrompt && !config.keepTodowrite
+}
 
 /**
  * The host's prompt families, as it picks them from the model id (first match wins, see `promptFamily`).
  * Only `anthropic`, `muse` and `beast` carry passages about todo lists.
  */
-export type PromptFamily =
-  | "muse"
-  | "beast"
-  | "gpt"
-  | "gemini"
-  | "anthropic"
-  | "trinity"
-  | "kimi"
-  | "default"
+export type PromptFamily = "muse" | "beast" | "gpt" | "gemini" | "anthropic" | "trinity" | "kimi" | "default"
 
 /**
  * The family of the prompt the host sends with a model, by the model's API id. Mirrors the host's
@@ -182,7 +180,10 @@ function findPassage(text: string, passage: Passage): Span | undefined {
       if (passage.shape === "section") {
         const level = headingLevel(line)
         let next = i + 1
-        while (next < lines.length && !(headingLevel(lines[next]!) > 0 && headingLevel(lines[next]!) <= level))
+        while (
+          next < lines.length &&
+          !(headingLevel(lines[next]!) > 0 && headingLevel(lines[next]!) <= level)
+        )
           next++
         if (level === 0 || next === lines.length) return undefined
         last = next - 1
