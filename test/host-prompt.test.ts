@@ -54,6 +54,9 @@ const MUSE = [
 const BEAST = [
   "You are an agent that keeps going.",
   "",
+  "Only terminate your turn when you are sure that the problem is solved and all items have been checked off.",
+  "Verify each change.",
+  "",
   'If the user request is "resume" or "continue", find the next open step in the todo list.',
   "Continue from it until all items are checked off.",
   "",
@@ -117,7 +120,7 @@ describe("anthropic prompt", () => {
     expect(text).not.toContain("<example>")
     expect(text).toContain("# Task Management\nPlan work of three or more steps with the `todo` tool")
     expect(text).toContain(
-      "- Plan the task with the `todo` tool when it has several steps\n- Read before you edit.",
+      "- Plan multi-step tasks with the `todo` tool\n- Read before you edit.",
     )
     expect(text).toContain(
       "IMPORTANT: Plan and track multi-step work with the `todo` tool.\n\n# Code References",
@@ -166,7 +169,7 @@ describe("beast prompt", () => {
   test("every passage asking for a list in the reply points at todo; numbering and other sections stay", () => {
     const out = steer([BEAST], "gpt-4.1")
     const text = out.system[0]!
-    expect(out.steered).toHaveLength(5)
+    expect(out.steered).toHaveLength(6)
     for (const paragraph of text.split(/\n\s*\n/))
       if (/todo lists?|checked off|check (it|steps) off/i.test(paragraph))
         expect(paragraph).toContain("`todo`")

@@ -79,7 +79,7 @@ export const PASSAGES: readonly Passage[] = [
     family: "anthropic",
     shape: "line",
     anchor: /^-\s+Use the TodoWrite tool to plan\b/,
-    pointer: () => `- Plan the task with the ${T} tool when it has several steps`,
+    pointer: () => `- Plan multi-step tasks with the ${T} tool`,
     withoutTodo: "remove",
   },
   {
@@ -98,6 +98,15 @@ export const PASSAGES: readonly Passage[] = [
     pointer: () =>
       `# Tool Use - ${T} Tool\n- Plan multi-step work with the ${T} tool: phases of tasks, each addressed by its exact text.\n- Keep one task in progress and mark it done as soon as it is finished; the next one starts by itself.\n- Work through the whole list in one turn.`,
     withoutTodo: "remove",
+  },
+  {
+    name: "end-of-turn paragraph",
+    family: "beast",
+    shape: "paragraph",
+    anchor: /^Only terminate your turn when you are sure that the problem is solved\b/,
+    pointer: () =>
+      `Only end your turn when the problem is solved and every task in the ${T} list is done. Go step by step and verify that your changes are correct; when you say you will call a tool, call it.`,
+    withoutTodo: "keep",
   },
   {
     name: "resume paragraph",
