@@ -119,9 +119,7 @@ describe("anthropic prompt", () => {
     expect(text).not.toMatch(TOOL_NAMES)
     expect(text).not.toContain("<example>")
     expect(text).toContain("# Task Management\nPlan work of three or more steps with the `todo` tool")
-    expect(text).toContain(
-      "- Plan multi-step tasks with the `todo` tool\n- Read before you edit.",
-    )
+    expect(text).toContain("- Plan multi-step tasks with the `todo` tool\n- Read before you edit.")
     expect(text).toContain(
       "IMPORTANT: Plan and track multi-step work with the `todo` tool.\n\n# Code References",
     )
