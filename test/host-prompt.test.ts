@@ -2,7 +2,13 @@
 // host writes them, bodies written here): what is replaced, what is removed, what is left alone.
 import fc from "fast-check"
 import { describe, expect, test } from "vitest"
-import { PASSAGES, promptFamily, type SteerInput, steerSystemPrompt } from "../src/core/host-prompt.ts"
+import {
+  findPassages,
+  PASSAGES,
+  promptFamily,
+  type SteerInput,
+  steerSystemPrompt,
+} from "../src/core/host-prompt.ts"
 
 const NBSP = "\u00a0"
 
@@ -144,6 +150,22 @@ describe("anthropic prompt", () => {
     expect(text).toContain("- Prefer dedicated tools.\n\n# Code References")
     expect(out.saved).toBeGreaterThan(0)
   })
+})
+
+test("findPassages measures each passage as the host wrote it", () => {
+  const found = findPassages(ANTHROPIC, "claude-sonnet-4")
+  expect(found.map((p) => p.name)).toEqual([
+    "Task Management section",
+    "Doing tasks bullet",
+    "Tool usage policy IMPORTANT line",
+  ])
+  expect(found[1]!.chars).toBe("- Use the TodoWrite tool to plan the task if required".length)
+  const section = ANTHROPIC.slice(
+    ANTHROPIC.indexOf("# Task Management"),
+    ANTHROPIC.indexOf("</example>") + 10,
+  )
+  expect(found[0]!.chars).toBe(section.length)
+  expect(findPassages(ANTHROPIC, "m")).toEqual([])
 })
 
 describe("muse prompt", () => {

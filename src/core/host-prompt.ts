@@ -220,6 +220,22 @@ function cut(text: string, span: Span, shape: Shape): string {
   return text.slice(0, span.start) + text.slice(after)
 }
 
+/** The family's passages found in a text, with their lengths (what a prompt spends on them). */
+export function findPassages(
+  text: string,
+  modelId: string,
+  providerId = "",
+): { readonly name: string; readonly chars: number }[] {
+  const family = promptFamily(modelId, providerId)
+  const found: { name: string; chars: number }[] = []
+  for (const passage of PASSAGES) {
+    if (passage.family !== family) continue
+    const span = findPassage(text, passage)
+    if (span) found.push({ name: passage.name, chars: span.end - span.start })
+  }
+  return found
+}
+
 export interface SteerInput {
   /** The request's system texts, as the host hands them to the system transform. */
   readonly system: readonly string[]
