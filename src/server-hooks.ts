@@ -11,6 +11,7 @@ import { runCommand } from "./command-runner.ts"
 import { type Config, limitsOf, STORED_LIMITS } from "./core/config.ts"
 import { type ExecuteResult, execute } from "./core/execute.ts"
 import { formatOutcome } from "./core/format.ts"
+import { type PromptFamily, steeringOn, steerSystemPrompt } from "./core/host-prompt.ts"
 import { parseSnapshot } from "./core/parse.ts"
 import { type Access, type AgentRules, decodeAgentRules, decodeRules } from "./core/permission.ts"
 import { ARG_DESCRIPTIONS, commandReplyText, STALE_STUB, TOOL_DESCRIPTION } from "./core/prompts.ts"
@@ -83,30 +84,24 @@ function makeToaster(client: Client) {
   }
 }
 
-const opField = z.enum(OP_NAMES as [OpName, ...OpName[]])
 const itemsField = z.array(z.string())
 const phaseSpec = z.object({ phase: z.string(), items: itemsField })
-const opObject = z.object({
-  op: opField.optional(),
-  task: z.string().optional(),
-  phase: z.string().optional(),
-  reason: z.string().optional(),
-  items: itemsField.optional(),
-  list: z.array(phaseSpec).optional(),
-})
 
 /**
- * The tool's argument schema. Every field is optional so that a call without `op` reaches the
- * core, which infers the op or explains the accepted shapes (the host does not validate args).
+ * The tool's argument schema, as lean as the model can still use it: it rides on every request.
+ * Every field is optional so that a call without `op` reaches the core, which infers the op or
+ * explains the accepted shapes; the host does not validate arguments and the core checks them all,
+ * so `ops` entries are left open (the tool description names their fields) and fields the
+ * description explains carry no description of their own.
  */
 export const toolArgs = {
-  op: opField.optional().describe(ARG_DESCRIPTIONS.op),
-  task: z.string().optional().describe(ARG_DESCRIPTIONS.task),
-  phase: z.string().optional().describe(ARG_DESCRIPTIONS.phase),
+  op: z.enum(OP_NAMES as [OpName, ...OpName[]]).optional(),
+  task: z.string().optional(),
+  phase: z.string().optional(),
   reason: z.string().optional().describe(ARG_DESCRIPTIONS.reason),
-  items: itemsField.optional().describe(ARG_DESCRIPTIONS.items),
+  items: itemsField.optional(),
   list: z.array(phaseSpec).optional().describe(ARG_DESCRIPTIONS.list),
-  ops: z.array(opObject).optional().describe(ARG_DESCRIPTIONS.ops),
+  ops: z.array(z.unknown()).optional().describe(ARG_DESCRIPTIONS.ops),
 }
 
 /** The texts of the actions of one type, as one text (each carries the marker). */
@@ -180,7 +175,6 @@ export const server: Plugin = async (input, options) => {
    * Whether the agent of the session's turn under way may call todo ("allow", "ask" or "deny"), by the core's
    * rule over the host's rules. For hooks that must not push a tool the agent cannot call.
    */
-  // biome-ignore lint/correctness/noUnusedVariables: the gate for hooks that steer the host's own prompt
   function todoAccessOf(sessionID: string): Access {
     return todoAccess((sessions.get(sessionID)?.state ?? initialSession()).facts, agents)
   }
@@ -281,6 +275,17 @@ export const server: Plugin = async (input, options) => {
     const rules = decodeRules(permission)
     if (rules !== undefined) await step(s, { type: "session.rules", rules })
   }
+
+  /**
+   * Whether the system prompt may point this session's agent at `todo`: the one place the steering
+   * asks. A subagent's calls are refused; an agent whose rules deny or ask for todo is never pushed.
+   */
+  function todoCallable(s: Tracked): boolean {
+    return todoRefusal(s.state.facts) === undefined && todoAccessOf(s.id) === "allow"
+  }
+
+  /** Prompt families already warned about (a passage moved in the host's wording): each once per process. */
+  const warnedFamilies = new Set<PromptFamily>()
 
   /** Wraps a hook so that nothing it throws reaches the host; each distinct failure is logged once. */
   function guard<A extends unknown[]>(name: string, fn: (...args: A) => Promise<void>) {
@@ -425,6 +430,33 @@ export const server: Plugin = async (input, options) => {
           info: { ...(lastMessage.info as object), id: messageID, role: "user" } as never,
           parts: [{ ...part, messageID } as never],
         })
+      }
+    }),
+
+    // Title and compaction requests pass here too; they carry none of the passages and stay as they are.
+    "experimental.chat.system.transform": guard("system.transform", async (hookInput, output) => {
+      if (!steeringOn(config)) return
+      const model = hookInput.model as { id?: string; providerID?: string; api?: { id?: string } }
+      let callable = true
+      if (hookInput.sessionID) {
+        const s = session(hookInput.sessionID)
+        await resolveParent(s)
+        callable = todoCallable(s)
+      }
+      const result = steerSystemPrompt({
+        system: output.system,
+        modelId: model.api?.id ?? model.id ?? "",
+        providerId: model.providerID ?? "",
+        todoCallable: callable,
+        warned: warnedFamilies,
+      })
+      // In place: the host ignores a new array.
+      result.system.forEach((text, i) => {
+        if (output.system[i] !== text) output.system[i] = text
+      })
+      if (result.warning) {
+        warnedFamilies.add(result.family)
+        log("warn", result.warning)
       }
     }),
 

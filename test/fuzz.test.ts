@@ -618,6 +618,7 @@ const validConfigArb = fc.record(
     remindersMax: fc.integer({ min: 0, max: 20 }),
     eager: fc.constantFrom(...EAGER_MODES),
     keepTodowrite: fc.boolean(),
+    steerHostPrompt: fc.boolean(),
     nudgeAfter: fc.integer({ min: 1, max: 1000 }),
     nudgesMax: fc.integer({ min: 0, max: 20 }),
     maxTaskChars: fc.integer({ min: 20, max: 2000 }),
@@ -705,7 +706,7 @@ function invalidConfig(config: Config): string | undefined {
     const v = config[key]
     return typeof v === "number" && Number.isInteger(v) && v >= min && v <= max ? undefined : `${key}=${v}`
   }
-  for (const key of ["enabled", "reminders", "keepTodowrite"] as const)
+  for (const key of ["enabled", "reminders", "keepTodowrite", "steerHostPrompt"] as const)
     if (typeof config[key] !== "boolean") return `${key}=${String(config[key])}`
   if (!["default", "preferred", "always"].includes(config.eager)) return `eager=${config.eager}`
   return (
