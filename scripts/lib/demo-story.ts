@@ -90,7 +90,7 @@ export const LABELS = {
   edit: "you, in the /todo dialog:",
   notice: "plugin → model (added to its next request, once):",
   figures: "Figures",
-  next: "Next:",
+  next: "Next step:",
 } as const
 
 export interface Paint {
@@ -351,7 +351,7 @@ export function storyProblems(text: string, tasks: readonly string[], phases: re
   const lines = text.split("\n")
   let from = 0
   for (const step of STEPS) {
-    const at = lines.findIndex((line, i) => i >= from && line.trimStart().startsWith(step.label))
+    const at = lines.findIndex((line, i) => i >= from && startsStep(line, step.label))
     if (at === -1) {
       problems.push(`step "${step.name}" is missing or out of order`)
       continue
@@ -361,7 +361,7 @@ export function storyProblems(text: string, tasks: readonly string[], phases: re
   const labels = Object.values(LABELS)
   const blocks: string[][] = []
   for (const line of lines) {
-    if (blocks.length === 0 || labels.some((l) => line.trimStart().startsWith(l))) blocks.push([])
+    if (blocks.length === 0 || labels.some((l) => startsStep(line, l))) blocks.push([])
     blocks.at(-1)!.push(line)
   }
   const markers = [...Object.values(STATUS_BOXES), ...Object.values(STATUS_GLYPHS)]
@@ -383,6 +383,11 @@ export function storyProblems(text: string, tasks: readonly string[], phases: re
   for (let i = 1; i < frames.length; i++)
     if (frames[i] === frames[i - 1]) problems.push(`sidebar frame ${i + 1} is the same as the one before it`)
   return problems
+}
+
+/** Whether a line starts a step: its label at the step's indent (a result's own "Next:" line is deeper). */
+function startsStep(line: string, label: string): boolean {
+  return line.startsWith(label) || line.startsWith(INDENT + label)
 }
 
 /** The sidebar frames of a printed story, each as its lines joined. */
