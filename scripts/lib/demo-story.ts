@@ -274,7 +274,9 @@ export function tell(
       list = item.list
       lines.push(`${INDENT}${LABELS.edit} ${q(item.task)} → ${printable(item.action)}`)
       lines.push(`${BODY}toast: ${printable(item.toast).split("\n").join(" · ")}`)
-      lines.push(`${BODY}(the demo runs the dialog's own step on the stored list; the server tells the model once)`)
+      lines.push(
+        `${BODY}(the demo runs the dialog's own step on the stored list; the server tells the model once)`,
+      )
       break
     case "notice":
       lines.push(`${INDENT}${LABELS.notice}`)
