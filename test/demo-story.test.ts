@@ -1,18 +1,18 @@
-// The demo's printed story (scripts/lib/demo-story.ts): the demo's own script stepped through the core,
-// the user's edit made through the dialog's path on a real store, then told as the demo tells it. The
-// story's steps come in order, no step prints the list twice, no two sidebar frames in a row are the
-// same, and the checks themselves catch each of those faults. The run against the real host is
-// `npm run demo`, which applies the same checks to what it printed.
+// The demo's printed story (scripts/lib/demo-story.ts) and its checks (demo-checks.ts): the demo's own
+// script stepped through the core, the user's edit made through the dialog's path on a real store,
+// then told as the demo tells it. The story's steps come in order, no step prints the list twice, no
+// two sidebar frames in a row are the same, and the checks themselves catch each of those faults. The
+// run against the real host is `npm run demo`, which applies the same checks to what it printed.
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
+import { framesOf, storyProblems } from "../scripts/lib/demo-checks.ts"
 import {
   COLOUR,
   callText,
   closingLines,
   frameLines,
-  framesOf,
   itemOfPart,
   LABELS,
   PLACEHOLDER,
@@ -21,7 +21,6 @@ import {
   printable,
   START,
   type StoryItem,
-  storyProblems,
   tell,
   withoutList,
 } from "../scripts/lib/demo-story.ts"

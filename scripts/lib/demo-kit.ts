@@ -3,5 +3,6 @@
 
 export { MARKER } from "../../src/core/prompts.ts"
 export { todoDir } from "../../src/paths.ts"
+export * from "./demo-checks.ts"
 export * from "./demo-story.ts"
 export * from "./demo-user.ts"

@@ -1,8 +1,8 @@
 // The demo's story as text: what each step of the session prints (the agent's calls and what the model
 // reads back, the sidebar the user sees, the user's own edit and the notice the model gets for it, the
-// plugin's reminder), the markers explained once, the closing figures, and the checks a printed story
-// must pass. Pure: scripts/demo.mjs feeds it what the real host reports, and test/demo-story.test.ts
-// feeds it a session stepped through the core, so both read the same lines.
+// plugin's reminder), the markers explained once, and the closing figures. Its checks are in
+// demo-checks.ts. Pure: scripts/demo.mjs feeds it what the real host reports, and
+// test/demo-story.test.ts feeds it a session stepped through the core, so both read the same lines.
 
 import { MARKER } from "../../src/core/prompts.ts"
 import {
@@ -125,7 +125,8 @@ export interface StoryState {
 }
 export const START: StoryState = { legendShown: false }
 
-const INDENT = "  "
+/** The indent of a step's first line. */
+export const INDENT = "  "
 const BODY = "      "
 
 /** Text from the host or the model, safe to print: control characters shown as spaces. */
@@ -327,88 +328,6 @@ export function closingLines(figures: Figures): string[] {
     `${INDENT}the README), then restart OpenCode: your sessions get the todo tool, /todo and the sidebar.`,
   )
   return lines
-}
-
-// ---- the checks a printed story passes ---------------------------------------------------------------
-
-/** The steps of the story, in the order they must first appear. */
-export const STEPS = [
-  { name: "the user asks", label: LABELS.user },
-  { name: "the agent plans", label: `${LABELS.tool} todo init` },
-  { name: "the user edits in the dialog", label: LABELS.edit },
-  { name: "the model is told of the edit", label: LABELS.notice },
-  { name: "the agent stops early", label: LABELS.assistant },
-  { name: "the plugin reminds it", label: LABELS.reminder },
-  { name: "the figures", label: LABELS.figures },
-  { name: "the next step", label: LABELS.next },
-] as const
-
-/**
- * What is wrong with a printed story (plain text), as sentences; empty when nothing is. Checks the
- * steps appear in order, no step prints the list twice (the same task as a list row, or the same phase
- * heading, twice between two step labels), and no two sidebar frames in a row are the same.
- */
-export function storyProblems(text: string, tasks: readonly string[], phases: readonly string[]): string[] {
-  const problems: string[] = []
-  const lines = text.split("\n")
-  let from = 0
-  for (const step of STEPS) {
-    const at = lines.findIndex((line, i) => i >= from && startsStep(line, step.label))
-    if (at === -1) {
-      problems.push(`step "${step.name}" is missing or out of order`)
-      continue
-    }
-    from = at + 1
-  }
-  const labels = Object.values(LABELS)
-  const blocks: string[][] = []
-  for (const line of lines) {
-    if (blocks.length === 0 || labels.some((l) => startsStep(line, l))) blocks.push([])
-    blocks.at(-1)!.push(line)
-  }
-  const markers = [...Object.values(STATUS_BOXES), ...Object.values(STATUS_GLYPHS)]
-  for (const block of blocks) {
-    const head = block[0]!.trim()
-    for (const task of tasks) {
-      const rows = block.filter((line) => markers.some((m) => line.includes(`${m} ${task}`))).length
-      if (rows > 1) problems.push(`"${head}" prints the list twice (task "${task}" ${rows} times)`)
-    }
-    for (const phase of phases) {
-      const rows = block.filter((line) =>
-        new RegExp(`(^|│ )\\s*${escapeRegExp(phase)} \\(?\\d+/\\d+`).test(line.trim()),
-      )
-      if (rows.length > 1)
-        problems.push(`"${head}" prints the list twice (phase "${phase}" ${rows.length} times)`)
-    }
-  }
-  const frames = framesOf(lines)
-  for (let i = 1; i < frames.length; i++)
-    if (frames[i] === frames[i - 1]) problems.push(`sidebar frame ${i + 1} is the same as the one before it`)
-  return problems
-}
-
-/** Whether a line starts a step: its label at the step's indent (a result's own "Next:" line is deeper). */
-function startsStep(line: string, label: string): boolean {
-  return line.startsWith(label) || line.startsWith(INDENT + label)
-}
-
-/** The sidebar frames of a printed story, each as its lines joined. */
-export function framesOf(lines: readonly string[]): string[] {
-  const frames: string[] = []
-  let current: string[] | undefined
-  for (const line of lines) {
-    const t = line.trim()
-    if (t.startsWith("┌")) current = []
-    else if (t.startsWith("└") && current) {
-      frames.push(current.join("\n"))
-      current = undefined
-    } else current?.push(t)
-  }
-  return frames
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 }
 
 /** The plain-text form of printed lines: ANSI colours removed. */
