@@ -99,15 +99,20 @@ async function demoDecide(body, info) {
     const todoResults = info.toolResults.filter((r) => r.name === "todo").length
     if (!edited && todoResults === 2) {
       edited = true
-      const outcome = await kit.dialogAction({
-        dir: kit.todoDir(host.env),
-        session: sessionID,
-        task: DEMO_USER_DROPS,
-        action: "drop",
-      })
-      const toast = outcome.toasts.map((t) => t.message).join("\n")
-      tell({ kind: "user-edit", action: outcome.action, task: DEMO_USER_DROPS, toast, list: outcome.list })
-      noticeFrom = pluginTexts(body)
+      try {
+        const outcome = await kit.dialogAction({
+          dir: kit.todoDir(host.env),
+          session: sessionID,
+          task: DEMO_USER_DROPS,
+          action: "drop",
+        })
+        const toast = outcome.toasts.map((t) => t.message).join("\n")
+        tell({ kind: "user-edit", action: outcome.action, task: DEMO_USER_DROPS, toast, list: outcome.list })
+        noticeFrom = pluginTexts(body)
+      } catch (error) {
+        // The story's check reports the missing step; the session goes on.
+        print(["", `  (the dialog's edit failed: ${error instanceof Error ? error.message : error})`])
+      }
     }
   }
   const reply = decide(body, info)
