@@ -3,7 +3,13 @@ import { defineConfig } from "vitest/config"
 // Two projects. "fast" is `npm test`: every unit, property and storage test, well under a minute on
 // two cores. "slow" is `npm run test:slow`: the suites that kill processes, fuzz, stress and load
 // the plugin for minutes; `npm run verify` (and so CI) always runs both.
-const SLOW = ["test/store-crash.test.ts", "test/fuzz.test.ts", "test/stress.test.ts", "test/load.test.ts"]
+const SLOW = [
+  "test/store-crash.test.ts",
+  "test/store-stall.test.ts",
+  "test/fuzz.test.ts",
+  "test/stress.test.ts",
+  "test/load.test.ts",
+]
 
 export default defineConfig({
   test: {

@@ -195,7 +195,8 @@ function cost(lengths: readonly number[]): Cost {
 
 // ---- the tool description and schema ---------------------------------------------------------------
 
-const schemaText = (args: z.ZodRawShape) => JSON.stringify(z.toJSONSchema(z.object(args)))
+// As the host converts it (the input side: no "additionalProperties": false), which is what the request carries.
+const schemaText = (args: z.ZodRawShape) => JSON.stringify(z.toJSONSchema(z.object(args), { io: "input" }))
 
 // ---- injected texts over the end-to-end scenarios --------------------------------------------------
 
@@ -634,7 +635,7 @@ it("counts what the model pays over the reference session and the scripted scena
     },
     {
       title: "What rides on every request (characters)",
-      note: "The tool description, and the argument schema as `z.toJSONSchema(z.object(args))` serialized compactly, from the arguments the plugin registers. Target: together under 3,000.",
+      note: 'The tool description, and the argument schema as `z.toJSONSchema(z.object(args), { io: "input" })` serialized compactly (what the host sends as the tool\'s `parameters`; bench/economy-session.measure.ts reads it from the request), from the arguments the plugin registers. Target: together under 3,000.',
       columns: ["part", "characters"],
       rows: [
         ["tool description", n(TOOL_DESCRIPTION.length)],

@@ -1,20 +1,24 @@
 #!/usr/bin/env node
 // The README's main job: a real OpenCode session with the plugin against the bundled scripted
-// model, no API key needed. The model plans a small fix in phases, works through part of it,
-// stops early with work open, is reminded by the plugin, and finishes. Everything that happens
-// is printed as it happens, with the todo list each time it changes.
+// model, no API key needed. The model plans a small fix in phases and works through part of it; the
+// user drops a task in the /todo dialog and the model is told; the model stops early with work open,
+// is reminded by the plugin, and finishes. Each step is printed as it happens, with the sidebar the
+// user sees whenever it changes, then the figures and the next step. The story's text comes from
+// scripts/lib/demo-story.ts, bundled here at start (Node 20 does not run TypeScript); the printed
+// story is checked before the demo exits.
 import { spawnSync } from "node:child_process"
-import { existsSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { startHost } from "./lib/host.mjs"
-import { startMockModel } from "./lib/mock-model.mjs"
-import { decide } from "./lib/scenarios.mjs"
+import { startMockModel, textOf } from "./lib/mock-model.mjs"
+import { DEMO_AFTER_REMINDER, DEMO_PLAN, DEMO_USER_DROPS, decide } from "./lib/scenarios.mjs"
 import { sleep, waitQuiet } from "./lib/wait.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const SERVER_ENTRY = join(root, "dist", "server.mjs")
-const MARKER = "[todo plugin: automatic message, not written by the user]"
+const PROMPT = "The parser crashes on empty input. Please fix it."
 
 if (!existsSync(SERVER_ENTRY)) {
   console.log("Building the plugin first (npm run build)…")
@@ -22,32 +26,114 @@ if (!existsSync(SERVER_ENTRY)) {
   if (build.status !== 0) process.exit(build.status ?? 1)
 }
 
-const GLYPH = { pending: "[ ]", in_progress: "[>]", completed: "[x]", abandoned: "[-]", blocked: "[!]" }
-function printList(list) {
-  for (const phase of list) {
-    const closed = phase.tasks.filter((t) => t.status === "completed" || t.status === "abandoned").length
-    console.log(`      ${phase.name} (${closed}/${phase.tasks.length})`)
-    for (const t of phase.tasks)
-      console.log(`        ${GLYPH[t.status]} ${t.text}${t.blocker ? ` (${t.blocker})` : ""}`)
+/** Bundles the story and the dialog's path from the TypeScript sources into a temporary module. */
+async function loadKit() {
+  const { build } = await import("tsdown")
+  const outDir = mkdtempSync(join(tmpdir(), "opencode-todo-demo-"))
+  try {
+    await build({
+      config: false,
+      entry: { kit: join(root, "scripts", "lib", "demo-kit.ts") },
+      outDir,
+      format: "esm",
+      platform: "node",
+      dts: false,
+      fixedExtension: true,
+      logLevel: "silent",
+    })
+    return await import(pathToFileURL(join(outDir, "kit.mjs")).href)
+  } finally {
+    rmSync(outDir, { recursive: true, force: true })
   }
 }
-const indent = (text, pad = "      ") =>
-  text
-    .split("\n")
-    .map((l) => pad + l)
-    .join("\n")
 
-const model = await startMockModel({ decide })
+const kit = await loadKit()
+const paint = process.stdout.isTTY && !process.env.NO_COLOR ? kit.COLOUR : kit.PLAIN
+const printed = []
+let story = kit.START
+function print(lines) {
+  for (const line of lines) {
+    printed.push(kit.plainText(line))
+    console.log(line)
+  }
+}
+function tell(item) {
+  const told = kit.tell(story, item, paint)
+  story = told.state
+  print(told.lines)
+}
+
+/** Every marker text of a request, each as one part. */
+function pluginTexts(body) {
+  const texts = []
+  for (const m of body?.messages ?? []) {
+    const parts = Array.isArray(m.content) ? m.content.map((p) => textOf([p])) : [textOf(m.content)]
+    for (const t of parts) if (t.trimStart().startsWith(kit.MARKER)) texts.push(t)
+  }
+  return texts
+}
+
+let host
+let sessionID
+const printedCalls = new Set()
+let edited = false
+let noticeFrom // plugin texts of the request the edit happened in; the next request's new one is the notice
+let finished = false
+
+/**
+ * The scripted model, with the demo's timing around it: before a request is answered, every tool
+ * result it carries has been printed (so the story stays in order); after the model's second todo
+ * result the user makes the edit; the next request shows the notice it carries.
+ */
+async function demoDecide(body, info) {
+  if (info.kind === "main") {
+    const ids = info.toolResults.map((r) => r.id)
+    const deadline = Date.now() + 10_000
+    while (ids.some((id) => !printedCalls.has(id)) && Date.now() < deadline) await sleep(50)
+    if (noticeFrom) {
+      const notice = pluginTexts(body).find((t) => !noticeFrom.includes(t))
+      if (notice) tell({ kind: "notice", text: notice })
+      else print(["", "  (the model's next request carried no notice of the edit)"])
+      noticeFrom = undefined
+    }
+    const todoResults = info.toolResults.filter((r) => r.name === "todo").length
+    if (!edited && todoResults === 2) {
+      edited = true
+      try {
+        const outcome = await kit.dialogAction({
+          dir: kit.todoDir(host.env),
+          session: sessionID,
+          task: DEMO_USER_DROPS,
+          action: "drop",
+        })
+        const toast = outcome.toasts.map((t) => t.message).join("\n")
+        tell({ kind: "user-edit", action: outcome.action, task: DEMO_USER_DROPS, toast, list: outcome.list })
+        noticeFrom = pluginTexts(body)
+      } catch (error) {
+        // The story's check reports the missing step; the session goes on.
+        print(["", `  (the dialog's edit failed: ${error instanceof Error ? error.message : error})`])
+      }
+    }
+  }
+  const reply = decide(body, info)
+  if (reply === DEMO_AFTER_REMINDER.at(-1)) finished = true
+  return reply
+}
+
+const started = Date.now()
+const model = await startMockModel({ decide: demoDecide })
 console.log("Starting the real opencode server with the plugin and a scripted local model…")
-const host = await startHost({ modelUrl: model.url, plugins: [SERVER_ENTRY], bootTimeoutMs: 120_000 })
+host = await startHost({ modelUrl: model.url, plugins: [SERVER_ENTRY], bootTimeoutMs: 120_000 })
+const bootSeconds = (Date.now() - started) / 1000
 let exitCode = 0
 try {
   const session = await host.createSession()
+  sessionID = session.id
   const seen = new Set()
   let cursor = 0
   let done = false
 
-  // Prints each finished part once, in the order the host reports them.
+  // Tells each finished part once, in the order the host reports them.
   const printer = (async () => {
     while (!done) {
       const events = host.events.slice(cursor)
@@ -56,64 +142,62 @@ try {
         if (e.type !== "message.part.updated") continue
         const part = e.properties.part
         if (part.sessionID !== session.id || seen.has(part.id)) continue
-        if (part.type === "text" && part.synthetic && part.text.startsWith(MARKER)) {
-          seen.add(part.id)
-          console.log(
-            `\n  plugin (hidden message to the model):\n${indent(part.text.slice(MARKER.length).trim())}`,
-          )
-        } else if (part.type === "text" && !part.synthetic && e.properties.part.time?.end) {
-          seen.add(part.id)
-          console.log(`\n  assistant: ${part.text}`)
-        } else if (
-          part.type === "tool" &&
-          (part.state?.status === "completed" || part.state?.status === "error")
-        ) {
-          seen.add(part.id)
-          const args = JSON.stringify(part.state.input)
-          console.log(`\n  tool ${part.tool} ${args.length > 140 ? `${args.slice(0, 137)}…` : args}`)
-          if (part.tool === "todo") {
-            console.log(indent(part.state.output ?? part.state.error ?? ""))
-            if (part.state.metadata?.list) {
-              console.log("    list now:")
-              printList(part.state.metadata.list)
-            }
-          } else console.log(indent(String(part.state.output ?? part.state.error ?? "").trim()))
-        }
+        const item = kit.itemOfPart(part)
+        if (!item) continue
+        seen.add(part.id)
+        tell(item)
+        if (part.callID) printedCalls.add(part.callID)
       }
-      await sleep(100)
+      await sleep(50)
     }
   })()
 
-  const prompt = "scenario:demo The parser crashes on empty input. Please fix it."
-  console.log(`\n  user: ${prompt.replace("scenario:demo ", "")}`)
-  await host.turn(session.id, prompt, { idleTimeoutMs: 150_000 })
-  // The reminder starts a second turn after the first goes idle: wait until nothing more happens.
-  await waitQuiet(host, model, session.id, { quietMs: 6000, timeoutMs: 300_000 })
+  const sessionStarted = Date.now()
+  tell({ kind: "user", text: PROMPT })
+  await host.turn(session.id, `scenario:demo ${PROMPT}`, { idleTimeoutMs: 150_000 })
+  // The reminder starts a second turn right after the first goes idle; the model's last reply ends it.
+  const deadline = Date.now() + 150_000
+  while (!finished && Date.now() < deadline) await sleep(100)
+  await host.waitSettled(session.id, { timeoutMs: 60_000 })
+  await waitQuiet(host, model, session.id, { quietMs: 1500, timeoutMs: 60_000 })
+  const sessionSeconds = (Date.now() - sessionStarted) / 1000
   done = true
   await printer
 
   const messages = await host.listMessages(session.id)
   const reminders = messages.filter((m) =>
-    m.parts.some((p) => p.type === "text" && p.synthetic && p.text?.startsWith(MARKER)),
+    m.parts.some((p) => p.type === "text" && p.synthetic && p.text?.trimStart().startsWith(kit.MARKER)),
   ).length
+  const todoOutputs = messages
+    .flatMap((m) => m.parts)
+    .filter((p) => p.type === "tool" && p.tool === "todo")
+    .map((p) => String(p.state?.output ?? p.state?.error ?? ""))
   const finalList = messages
     .flatMap((m) => m.parts)
     .filter((p) => p.type === "tool" && p.tool === "todo")
     .at(-1)?.state?.metadata?.list
-  console.log("\nSummary")
-  console.log(
-    `  model requests: ${model.requests.filter((r) => r.kind === "main").length} (plus ${model.requests.filter((r) => r.kind !== "main").length} title)`,
+  print(
+    kit.closingLines({
+      mainRequests: model.requests.filter((r) => r.kind === "main").length,
+      titleRequests: model.requests.filter((r) => r.kind !== "main").length,
+      reminders,
+      todoOutputs,
+      sessionSeconds,
+      bootSeconds,
+    }),
   )
-  console.log(`  plugin reminders: ${reminders}`)
-  if (finalList) {
-    console.log("  final list:")
-    printList(finalList)
-  }
   const open = (finalList ?? [])
     .flatMap((p) => p.tasks)
     .filter((t) => t.status === "pending" || t.status === "in_progress")
-  if (reminders !== 1 || open.length > 0) {
-    console.log("\nThe demo did not go as scripted (expected one reminder and every task closed).")
+  const problems = kit.storyProblems(
+    printed.join("\n"),
+    DEMO_PLAN.flatMap((p) => p.items),
+    DEMO_PLAN.map((p) => p.phase),
+  )
+  if (reminders !== 1) problems.push(`expected one reminder, saw ${reminders}`)
+  if (!finalList || open.length > 0) problems.push("expected every task closed at the end")
+  if (problems.length > 0) {
+    console.log(`\nThe demo did not go as scripted:\n${problems.map((p) => `  - ${p}`).join("\n")}`)
     exitCode = 1
   }
 } catch (error) {

@@ -8,6 +8,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { startHost } from "./lib/host.mjs"
 import { startMockModel, textOf } from "./lib/mock-model.mjs"
+import { proveSteering } from "./lib/prompt-steering.mjs"
 import { createReport } from "./lib/report.mjs"
 import { decide, PLAN, scenarioOf, TASKS } from "./lib/scenarios.mjs"
 import { AGENTS, proveAsk, proveDeniedAgent, proveStubs, speakingScenarios } from "./lib/smoke-speaking.mjs"
@@ -116,6 +117,8 @@ try {
     stored?.record.list.length === 2 && stored.record.list[1].tasks.length === 3,
   )
   check("eager prelude reached the first request of a new session", markerCount(first) === 1)
+
+  await proveSteering({ host, model, check })
 
   // 3. Completion reminder: once, then silent without progress.
   console.log("3. completion reminder")

@@ -11,6 +11,7 @@ const steps = [
   ["unit tests", "npm test"],
   ["slow tests (crash, fuzz, stress, load)", "npm run test:slow"],
   ["end-to-end smoke", "npm run smoke"],
+  ["demo (the README's first command)", "npm run demo"],
   ["sidebar check (TUI in tmux)", "node scripts/sidebar-check.mjs"],
   ["publish probe (fresh clone, packed and installed)", "node scripts/publish-probe.mjs"],
   ["benchmarks (short)", "npm run bench:short"],

@@ -14,7 +14,7 @@ import { fail, isRecord, ok, type Result } from "./core/result.ts"
 import type { Limits, Op, TodoList } from "./core/types.ts"
 import { entryKind, readProblemText, readTextFile, replaceFile, TODO_MAX_BYTES } from "./safe-file.ts"
 import { describeError, type Fs } from "./store/files.ts"
-import type { Store } from "./store/store.ts"
+import { LIST_BUSY, type Store } from "./store/store.ts"
 
 export type EditOutcome =
   | { readonly ok: true; readonly before: TodoList; readonly list: TodoList; readonly diff: ListDiff }
@@ -81,6 +81,7 @@ async function change(
     const edits = notify === "record" ? [...current.edits, note] : current.edits
     return { ...current, list, edits }
   })
+  if (snapshot.busy) return { ok: false, error: LIST_BUSY, list: snapshot.list }
   return outcome ?? { ok: false, error: "The list could not be read.", list: snapshot.list }
 }
 

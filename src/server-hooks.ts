@@ -11,6 +11,7 @@ import { runCommand } from "./command-runner.ts"
 import { type Config, limitsOf, STORED_LIMITS } from "./core/config.ts"
 import { type ExecuteResult, execute } from "./core/execute.ts"
 import { formatOutcome } from "./core/format.ts"
+import { type PromptFamily, steeringOn, steerSystemPrompt } from "./core/host-prompt.ts"
 import { parseSnapshot } from "./core/parse.ts"
 import { type Access, type AgentRules, decodeAgentRules, decodeRules } from "./core/permission.ts"
 import { ARG_DESCRIPTIONS, commandReplyText, STALE_STUB, TOOL_DESCRIPTION } from "./core/prompts.ts"
@@ -31,7 +32,7 @@ import { PLUGIN_ID, TODO_TOOL } from "./core/words.ts"
 import { decodeBusEvent, decodeParts, decodeTools, decodeUser, historyOf } from "./host-events.ts"
 import { todoDir } from "./paths.ts"
 import { loadSettings } from "./settings.ts"
-import { createStore, type Store } from "./store/store.ts"
+import { createStore, LIST_BUSY, type Store } from "./store/store.ts"
 
 const SKILLS_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "skills")
 
@@ -68,30 +69,39 @@ function makeLogger(client: Client) {
   }
 }
 
-const opField = z.enum(OP_NAMES as [OpName, ...OpName[]])
+/**
+ * Shows a storage problem to the person at the keyboard as a TUI toast sent through the host, besides the log:
+ * the store reports each problem once, so every one of them is shown.
+ */
+function makeToaster(client: Client) {
+  return (message: string) => {
+    try {
+      const body = { title: "Todo storage", message, variant: "warning" as const, duration: 10_000 }
+      Promise.resolve(client.tui.showToast({ body })).catch(() => {})
+    } catch {
+      // No TUI to show it in: the log has it.
+    }
+  }
+}
+
 const itemsField = z.array(z.string())
 const phaseSpec = z.object({ phase: z.string(), items: itemsField })
-const opObject = z.object({
-  op: opField.optional(),
-  task: z.string().optional(),
-  phase: z.string().optional(),
-  reason: z.string().optional(),
-  items: itemsField.optional(),
-  list: z.array(phaseSpec).optional(),
-})
 
 /**
- * The tool's argument schema. Every field is optional so that a call without `op` reaches the
- * core, which infers the op or explains the accepted shapes (the host does not validate args).
+ * The tool's argument schema, as lean as the model can still use it: it rides on every request.
+ * Every field is optional so that a call without `op` reaches the core, which infers the op or
+ * explains the accepted shapes; the host does not validate arguments and the core checks them all,
+ * so `ops` entries are left open (the tool description names their fields) and fields the
+ * description explains carry no description of their own.
  */
 export const toolArgs = {
-  op: opField.optional().describe(ARG_DESCRIPTIONS.op),
-  task: z.string().optional().describe(ARG_DESCRIPTIONS.task),
-  phase: z.string().optional().describe(ARG_DESCRIPTIONS.phase),
+  op: z.enum(OP_NAMES as [OpName, ...OpName[]]).optional(),
+  task: z.string().optional(),
+  phase: z.string().optional(),
   reason: z.string().optional().describe(ARG_DESCRIPTIONS.reason),
-  items: itemsField.optional().describe(ARG_DESCRIPTIONS.items),
+  items: itemsField.optional(),
   list: z.array(phaseSpec).optional().describe(ARG_DESCRIPTIONS.list),
-  ops: z.array(opObject).optional().describe(ARG_DESCRIPTIONS.ops),
+  ops: z.array(z.unknown()).optional().describe(ARG_DESCRIPTIONS.ops),
 }
 
 /** The texts of the actions of one type, as one text (each carries the marker). */
@@ -103,6 +113,7 @@ function joined(actions: readonly SessionAction[], type: "attach" | "inject"): s
 
 export const server: Plugin = async (input, options) => {
   const log = makeLogger(input.client)
+  const toast = makeToaster(input.client)
   const settings = await loadSettings({ directory: input.directory, options })
   for (const warning of settings.warnings) log("warn", warning)
   const config: Config = settings.config
@@ -114,7 +125,10 @@ export const server: Plugin = async (input, options) => {
   const store: Store = createStore({
     dir: todoDir(),
     parse: (raw) => parseSnapshot(raw, STORED_LIMITS),
-    warn: (message) => log("warn", message),
+    warn: (message) => {
+      log("warn", message)
+      toast(message)
+    },
   })
   const sessions = new Map<string, Tracked>()
   // Every agent's permission rules as the host serves them (GET /agent), read once per load of the plugin: a
@@ -164,7 +178,6 @@ export const server: Plugin = async (input, options) => {
    * Whether the agent of the session's turn under way may call todo ("allow", "ask" or "deny"), by the core's
    * rule over the host's rules. For hooks that must not push a tool the agent cannot call.
    */
-  // biome-ignore lint/correctness/noUnusedVariables: the gate for hooks that steer the host's own prompt
   function todoAccessOf(sessionID: string): Access {
     return todoAccess((sessions.get(sessionID)?.state ?? initialSession()).facts, agents)
   }
@@ -225,11 +238,18 @@ export const server: Plugin = async (input, options) => {
     const stamp = await store.stamp(s.id)
     if (stamp === s.stamp) return
     let notes: EditNote[] = []
-    const snapshot = await store.update(s.id, (current) => {
-      notes = current.edits.filter(isEditNote)
-      return current.edits.length > 0 ? { ...current, edits: [] } : undefined
-    })
+    // Only pending notes need the lock (to clear them); a plain change of the list is read without it.
+    const read = await store.read(s.id)
+    const snapshot =
+      read.edits.length === 0
+        ? read
+        : await store.update(s.id, (current) => {
+            notes = current.edits.filter(isEditNote)
+            return current.edits.length > 0 ? { ...current, edits: [] } : undefined
+          })
     s.list = snapshot.list
+    // Busy: the notes stay stored and the stamp old, so the next hook delivers them.
+    if (snapshot.busy) return
     // Not a fresh stat: a write landing after the read would carry that stat's stamp and be missed.
     s.stamp = stamp
     for (const note of notes)
@@ -258,6 +278,17 @@ export const server: Plugin = async (input, options) => {
     const rules = decodeRules(permission)
     if (rules !== undefined) await step(s, { type: "session.rules", rules })
   }
+
+  /**
+   * Whether the system prompt may point this session's agent at `todo`: the one place the steering
+   * asks. A subagent's calls are refused; an agent whose rules deny or ask for todo is never pushed.
+   */
+  function todoCallable(s: Tracked): boolean {
+    return todoRefusal(s.state.facts) === undefined && todoAccessOf(s.id) === "allow"
+  }
+
+  /** Prompt families already warned about (a passage moved in the host's wording): each once per process. */
+  const warnedFamilies = new Set<PromptFamily>()
 
   /** Wraps a hook so that nothing it throws reaches the host; each distinct failure is logged once. */
   function guard<A extends unknown[]>(name: string, fn: (...args: A) => Promise<void>) {
@@ -297,6 +328,14 @@ export const server: Plugin = async (input, options) => {
           // s.stamp stays the one syncFromStore took before this read; our own write moves the
           // stamp, so the next hook reads the record once more instead of missing another writer.
           s.list = snapshot.list
+          if (snapshot.busy) {
+            await step(s, { type: "todo.finished", ok: false, ops: [] })
+            return {
+              title: "todo: busy",
+              output: `Error: ${LIST_BUSY}`,
+              metadata: { ok: false, list: s.list },
+            } as never
+          }
           const outcome = result ?? execute(s.list, args, limits)
           // The ops as the core parsed them: a call without "op" has its op inferred from its shape.
           await step(s, {
@@ -394,6 +433,33 @@ export const server: Plugin = async (input, options) => {
           info: { ...(lastMessage.info as object), id: messageID, role: "user" } as never,
           parts: [{ ...part, messageID } as never],
         })
+      }
+    }),
+
+    // Title and compaction requests pass here too; they carry none of the passages and stay as they are.
+    "experimental.chat.system.transform": guard("system.transform", async (hookInput, output) => {
+      if (!steeringOn(config)) return
+      const model = hookInput.model as { id?: string; providerID?: string; api?: { id?: string } }
+      let callable = true
+      if (hookInput.sessionID) {
+        const s = session(hookInput.sessionID)
+        await resolveParent(s)
+        callable = todoCallable(s)
+      }
+      const result = steerSystemPrompt({
+        system: output.system,
+        modelId: model.api?.id ?? model.id ?? "",
+        providerId: model.providerID ?? "",
+        todoCallable: callable,
+        warned: warnedFamilies,
+      })
+      // In place: the host ignores a new array.
+      result.system.forEach((text, i) => {
+        if (output.system[i] !== text) output.system[i] = text
+      })
+      if (result.warning) {
+        warnedFamilies.add(result.family)
+        log("warn", result.warning)
       }
     }),
 

@@ -12,6 +12,7 @@ describe("defaults", () => {
         remindersMax: 3,
         eager: "default",
         keepTodowrite: false,
+        steerHostPrompt: true,
         nudgeAfter: 12,
         nudgesMax: 2,
         maxTaskChars: 300,

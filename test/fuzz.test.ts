@@ -411,15 +411,13 @@ describe("tool arguments through execute", () => {
         tally("execute: tool arguments", result.ok)
         if (result.ok) {
           expect(checkList(result.list, limits)).toBeUndefined()
-          if (result.ops.every((op) => op.op === "view")) {
-            // view only reads: the list comes back as given, in the normal form or not.
-            expect(result.list).toBe(list)
-          } else {
-            // One task in progress at most after normalization.
+          // A call of views only reads: it hands back the very list it was given, so nothing is written.
+          if (result.ops.every((op) => op.op === "view")) expect(result.list).toBe(list)
+          // One task in progress at most after normalization.
+          else
             expect(
               result.list.flatMap((p) => p.tasks).filter((t) => t.status === "in_progress").length,
             ).toBeLessThanOrEqual(1)
-          }
         } else {
           expect(result.list).toBe(list)
           expectSensibleError(result.error)
@@ -623,6 +621,7 @@ const validConfigArb = fc.record(
     remindersMax: fc.integer({ min: 0, max: 20 }),
     eager: fc.constantFrom(...EAGER_MODES),
     keepTodowrite: fc.boolean(),
+    steerHostPrompt: fc.boolean(),
     nudgeAfter: fc.integer({ min: 1, max: 1000 }),
     nudgesMax: fc.integer({ min: 0, max: 20 }),
     maxTaskChars: fc.integer({ min: 20, max: 2000 }),
@@ -710,7 +709,7 @@ function invalidConfig(config: Config): string | undefined {
     const v = config[key]
     return typeof v === "number" && Number.isInteger(v) && v >= min && v <= max ? undefined : `${key}=${v}`
   }
-  for (const key of ["enabled", "reminders", "keepTodowrite"] as const)
+  for (const key of ["enabled", "reminders", "keepTodowrite", "steerHostPrompt"] as const)
     if (typeof config[key] !== "boolean") return `${key}=${String(config[key])}`
   if (!["default", "preferred", "always"].includes(config.eager)) return `eager=${config.eager}`
   return (

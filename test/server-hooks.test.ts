@@ -214,3 +214,75 @@ describe("edits queued before a restart", () => {
     expect(await nextRequest(h, "s1")).not.toContain("The user changed")
   })
 })
+
+describe("the host's system prompt", () => {
+  const CLAUDE = { id: "claude-sonnet-4", providerID: "mock", api: { id: "claude-sonnet-4" } }
+  const PROMPT = [
+    "# Tone",
+    "Be brief.",
+    "",
+    "# Task Management",
+    "Use the TodoWrite tools very often.",
+    "",
+    "# Doing tasks",
+    "- Use the TodoWrite tool to plan the task if required",
+    "",
+    "IMPORTANT: Always use the TodoWrite tool to plan and track tasks.",
+    "",
+    "# Code References",
+  ].join("\n")
+
+  async function transform(h: FakeHost, sessionID: string, system = [PROMPT], model: object = CLAUDE) {
+    const output = { system }
+    await h.hooks["experimental.chat.system.transform"]!({ sessionID, model } as never, output)
+    return output.system
+  }
+
+  it("points the passages at todo, editing the host's array in place", async () => {
+    const h = await host()
+    await h.event("session.created", { info: { id: "s1" } })
+    const system = [PROMPT]
+    const out = await transform(h, "s1", system)
+    expect(out).toBe(system)
+    expect(out[0]).not.toMatch(/TodoWrite/)
+    expect(out[0]).toContain("IMPORTANT: Plan and track multi-step work with the `todo` tool.")
+  })
+
+  it("removes them in a subagent session, whose todo calls are refused", async () => {
+    const h = await host()
+    await h.event("session.created", { info: { id: "child", parentID: "s1" } })
+    const [text] = await transform(h, "child")
+    expect(text).not.toMatch(/TodoWrite|`todo`/)
+    expect(text).toContain("# Tone\nBe brief.\n\n# Doing tasks")
+  })
+
+  it("removes them for an agent whose rules deny or ask for todo, and points build at todo", async () => {
+    const h = await host({ agents: AGENTS })
+    await h.event("session.created", { info: { id: "s1" } })
+    for (const agent of ["review", "careful"]) {
+      await prompt(h, "s1", "Look at the parser", agent)
+      const [text] = await transform(h, "s1")
+      expect(text).not.toMatch(/TodoWrite|`todo`/)
+    }
+    await prompt(h, "s1", "Now fix it", "build")
+    expect((await transform(h, "s1"))[0]).toContain("`todo`")
+  })
+
+  it("leaves the prompt alone with todowrite kept or the key off", async () => {
+    for (const options of [{ keepTodowrite: true }, { steerHostPrompt: false }]) {
+      const h = await startHost({ pluginOptions: options })
+      hosts.push(h)
+      expect((await transform(h, "s1"))[0]).toBe(PROMPT)
+    }
+  })
+
+  it("warns once through the host log when a known prompt lost its passages", async () => {
+    const h = await host()
+    const drifted = "# Planning\nCall TodoWrite often.\n\n# Code References"
+    await transform(h, "s1", [drifted])
+    await transform(h, "s2", [drifted])
+    const warnings = h.logs.filter((l) => l.includes("anthropic system prompt"))
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toMatch(/^warn: .*Task Management section/)
+  })
+})

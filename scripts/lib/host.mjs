@@ -31,14 +31,23 @@ export const QUIET_ENV = {
   OPENCODE_DISABLE_EXTERNAL_SKILLS: "1",
 }
 
+/**
+ * Model ids the scripted model is also served under, one per system prompt the host picks by
+ * model id (anthropic, Muse, the gpt-4/o1/o3 one); `m` gets the host's default prompt.
+ */
+export const PROMPT_MODEL_IDS = ["claude-sonnet-4", "muse-spark", "gpt-4.1"]
+
 /** Provider block for a scripted OpenAI-compatible model at `baseURL` (ends with /v1). */
 export function mockProvider(baseURL) {
+  const models = {}
+  for (const id of ["m", ...PROMPT_MODEL_IDS])
+    models[id] = { name: id, tool_call: true, limit: { context: 100000, output: 4096 } }
   return {
     mock: {
       npm: "@ai-sdk/openai-compatible",
       name: "Mock",
       options: { baseURL, apiKey: "x" },
-      models: { m: { name: "m", tool_call: true, limit: { context: 100000, output: 4096 } } },
+      models,
     },
   }
 }
@@ -106,19 +115,26 @@ export function makeSandbox({ dataDir, projectDir, seed = true, seedProject = tr
   dirs.config = join(dirs.xdgConfig, "opencode")
   dirs.data = join(dirs.xdgData, "opencode")
   mkdirSync(dirs.config, { recursive: true })
-  if (!existsSync(join(dirs.project, ".git"))) {
-    git(dirs.project, "init", "-q")
-    git(dirs.project, "commit", "-q", "--allow-empty", "-m", "start")
-  }
   dirs.projectConfig = join(dirs.project, ".opencode")
-  if (seed) {
-    seedConfigDir(dirs.config)
-    if (seedProject) {
-      mkdirSync(dirs.projectConfig, { recursive: true })
-      seedConfigDir(dirs.projectConfig)
-    }
-  }
+  if (seed) seedConfigDir(dirs.config)
+  makeProjectDir(dirs.project, { seed: seed && seedProject })
   return { dirs }
+}
+
+/**
+ * A project folder as the host sees one: a git repository with one commit, and (seed) a seeded
+ * `.opencode/`. A running host serves other project folders than its own by the `directory` query.
+ */
+export function makeProjectDir(dir, { seed = true } = {}) {
+  mkdirSync(dir, { recursive: true })
+  if (!existsSync(join(dir, ".git"))) {
+    git(dir, "init", "-q")
+    git(dir, "commit", "-q", "--allow-empty", "-m", "start")
+  }
+  if (seed) {
+    mkdirSync(join(dir, ".opencode"), { recursive: true })
+    seedConfigDir(join(dir, ".opencode"))
+  }
 }
 
 /** Remove a sandbox made by makeSandbox (reused data/project dirs outside it stay). */

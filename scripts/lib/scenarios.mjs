@@ -105,13 +105,18 @@ export const scenarios = {
   },
 }
 
-/** The README's demo: plans, works, stops early with work open, is reminded, finishes. */
+/**
+ * The README's demo: plans, works, and stops early with work open; the user drops the changelog task
+ * in the /todo dialog meanwhile (scripts/demo.mjs does that); reminded, the model finishes the rest.
+ */
 export const DEMO_PLAN = [
   { phase: "Investigate", items: ["Reproduce the crash", "Find the root cause"] },
   { phase: "Fix", items: ["Patch the tokenizer", "Add a regression test"] },
   { phase: "Ship", items: ["Update the changelog"] },
 ]
-const DEMO_FIRST = [
+/** The task the demo's user drops in the dialog, once the model has closed its first task. */
+export const DEMO_USER_DROPS = "Update the changelog"
+export const DEMO_FIRST = [
   todo({ list: DEMO_PLAN }),
   call("bash", { command: "echo 'parse(\"\") -> TypeError'", description: "Reproduce the crash" }),
   todo({ op: "done", task: "Reproduce the crash" }),
@@ -122,27 +127,26 @@ const DEMO_FIRST = [
   todo({ op: "done", task: "Find the root cause" }),
   { text: "The tokenizer assumes a non-empty buffer. That explains the crash." },
 ]
-const DEMO_AFTER_REMINDER = [
+export const DEMO_AFTER_REMINDER = [
   call("bash", { command: "echo 'guard empty buffer' > fix.txt", description: "Patch the tokenizer" }),
   todo({ op: "done", task: "Patch the tokenizer" }),
   call("bash", { command: "echo 'test: empty input' >> fix.txt", description: "Add a regression test" }),
-  todo({
-    ops: [
-      { op: "done", task: "Add a regression test" },
-      { op: "done", task: "Update the changelog" },
-    ],
-  }),
-  { text: "Fixed: empty input no longer crashes, with a regression test and a changelog entry." },
+  todo({ op: "done", task: "Add a regression test" }),
+  { text: "Fixed: empty input no longer crashes, and a regression test covers it." },
 ]
-scenarios.demo = (info) => {
-  const { users, turnResults } = shape(info)
-  const script = users === 1 ? DEMO_FIRST : DEMO_AFTER_REMINDER
-  return script[Math.min(turnResults, script.length - 1)]
+// Keyed by the tool results so far and the turns the model has ended, not by user messages: the
+// plugin's notice of the user's edit arrives mid-turn as a user message of its own.
+scenarios.demo = (info, body) => {
+  const stops = (body?.messages ?? []).filter((m) => m.role === "assistant" && !m.tool_calls?.length).length
+  const results = info.toolResults.length
+  const [script, at] =
+    stops === 0 ? [DEMO_FIRST, results] : [DEMO_AFTER_REMINDER, results - DEMO_FIRST.length + 1]
+  return script[Math.max(0, Math.min(at, script.length - 1))]
 }
 
 export function decide(body, info) {
   if (info.kind !== "main") return undefined
   const name = scenarioOf(body)
   const run = name && scenarios[name]
-  return run ? run(info) : { text: "ok" }
+  return run ? run(info, body) : { text: "ok" }
 }

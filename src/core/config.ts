@@ -20,6 +20,8 @@ export interface Config {
   readonly eager: EagerMode
   /** Whether the host's built-in todowrite tool stays available. */
   readonly keepTodowrite: boolean
+  /** Whether the host's system-prompt passages about todo lists are pointed at `todo` (only while todowrite is off). */
+  readonly steerHostPrompt: boolean
   /** Mutating tool results without a todo update before a nudge. */
   readonly nudgeAfter: number
   /** Nudges per user-prompt cycle. */
@@ -37,6 +39,7 @@ export const DEFAULT_CONFIG: Config = {
   remindersMax: 3,
   eager: "default",
   keepTodowrite: false,
+  steerHostPrompt: true,
   nudgeAfter: 12,
   nudgesMax: 2,
   maxTaskChars: DEFAULT_LIMITS.maxTaskChars,
@@ -59,6 +62,7 @@ const RULES: { readonly [K in Key]: Rule } = {
   remindersMax: { kind: "int", min: 0, max: 20 },
   eager: { kind: "enum", values: EAGER_MODES },
   keepTodowrite: { kind: "bool" },
+  steerHostPrompt: { kind: "bool" },
   nudgeAfter: { kind: "int", min: 1, max: 1000 },
   nudgesMax: { kind: "int", min: 0, max: 20 },
   maxTaskChars: { kind: "int", min: 20, max: 2000 },

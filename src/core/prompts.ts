@@ -34,15 +34,14 @@ One task is in progress at a time; when it is done the next pending one starts a
 export const SUBAGENT_REFUSAL =
   "Error: the todo list belongs to the main session; a subagent reports its progress in its final answer instead. Nothing was changed."
 
-/** One short description per tool argument, for the JSON schema. */
+/**
+ * Descriptions of the tool arguments the tool description does not explain, for the JSON schema
+ * (op, task, phase and items are named there; each description rides on every request).
+ */
 export const ARG_DESCRIPTIONS = {
-  op: "init, start, done, drop, block, unblock, rm, append or view",
-  task: "Exact task text",
-  phase: "Exact phase name",
   reason: "block: why it is blocked, one line",
-  items: "append: task texts to add",
   list: "init: the whole plan, [{phase, items}] in order",
-  ops: "Several ops applied in order, all or nothing",
+  ops: "Ops [{op, ...}] in order, all or nothing",
 } as const
 
 function withMarker(lines: readonly string[]): string {

@@ -53,14 +53,29 @@ export async function writeNew(fs: Fs, path: string, text: string, sync: boolean
   }
 }
 
-/** Temp file in the same folder, fsync, rename over the record, fsync the folder. */
-export async function writeAtomic(fs: Fs, path: string, text: string): Promise<void> {
+/**
+ * Temp file in the same folder, fsync, rename over the record, fsync the folder. `fence` runs just before the
+ * rename: when it says the lock is no longer ours, nothing is renamed. "lost": the write did not land because
+ * the fence failed or the temp file was gone (swept by another process); the caller writes again.
+ */
+export async function writeAtomic(
+  fs: Fs,
+  path: string,
+  text: string,
+  fence: () => Promise<boolean> = async () => true,
+): Promise<"written" | "lost"> {
   const temp = tempName(path)
   try {
     await writeNew(fs, temp, text, true)
+    if (!(await fence())) {
+      await fs.unlink(temp).catch(noop)
+      return "lost"
+    }
     await renameWithRetry(fs, temp, path)
   } catch (error) {
     await fs.unlink(temp).catch(noop)
+    if (errorCode(error) === "ENOENT" && !(await exists(fs, dirname(path)))) throw error
+    if (errorCode(error) === "ENOENT") return "lost"
     throw error
   }
   let handle: nodeFs.FileHandle | undefined
@@ -72,6 +87,7 @@ export async function writeAtomic(fs: Fs, path: string, text: string): Promise<v
   } finally {
     await handle?.close().catch(noop)
   }
+  return "written"
 }
 
 async function renameWithRetry(fs: Fs, from: string, to: string): Promise<void> {

@@ -14,6 +14,8 @@ export interface Snapshot {
   readonly edits: readonly unknown[]
   /** False once this session lives only in this process's memory (storage unusable for it). */
   readonly persisted: boolean
+  /** Set on the answer of an update that could not take the lock in time: nothing changed; the list as readable. */
+  readonly busy?: true
 }
 
 /** Checks a stored list; the store reads and writes only lists it accepts. */

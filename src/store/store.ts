@@ -1,13 +1,18 @@
 // Storage adapter: one JSON record per session in one folder, shared by the server and TUI processes. Owns the
 // in-process queue, the memory fallback and the one recovery path: every way a record can fail to load or save
 // (corrupt, newer, locked, unwritable) is decided in `recover` and degrades to a warning, never a throw.
+// A session kept in memory after a storage error tries the disk again on its next change (policy.ts decides
+// whether its list is written back). A lock held too long by a live process makes an update return `busy`.
 // It imports only Node built-ins and plain TypeScript modules, so tests can run it in child processes after a
 // type-strip (test/fixtures/build-store.ts).
 
 import * as nodeFs from "node:fs/promises"
 import { basename, join } from "node:path"
+import { diffLists } from "../core/diff.ts"
+import type { TodoList } from "../core/types.ts"
 import { describeError, errorCode, type Fs, fileName, moveAside, noop, writeAtomic } from "./files.ts"
 import { type Acquired, createLocks } from "./lock.ts"
+import { type Fallback, reunite } from "./policy.ts"
 import {
   type Decoded,
   decodeRecord,
@@ -18,14 +23,17 @@ import {
   type Snapshot,
 } from "./record.ts"
 
+/** What an update that could not take the lock in time says: the caller's change was not made. */
+export const LIST_BUSY = "The todo list is busy in another process; nothing changed. Try again in a moment."
+
 export interface StoreOptions {
   readonly dir: string
   readonly parse: Parse
   readonly warn: (message: string) => void
   readonly fs?: Fs
-  /** How long an update waits for another holder of the lock before it gives up and works in memory. */
+  /** How long an update waits for one holder of the lock before it gives up (`busy`, nothing changed). */
   readonly lockWaitMs?: number
-  /** A lock older than this is broken even if its owner seems alive (owner hung, or pid reused). */
+  /** A lock whose holder cannot be confirmed (another machine, unreadable) is broken when older than this. */
   readonly staleLockMs?: number
 }
 
@@ -36,7 +44,9 @@ export interface Store {
   read(session: string): Promise<Snapshot>
   /**
    * Read-modify-write under the session lock. `fn` returning undefined means "no change": nothing is written.
-   * A list the store's parse refuses, or an `fn` that throws, changes nothing and warns once.
+   * A list the store's parse refuses, or an `fn` that throws, changes nothing and warns once. `fn` may run more
+   * than once (a write that lost its lock is made again); only the last run's list is kept. An answer with
+   * `busy` set made no change, whatever `fn` returned.
    */
   update(session: string, fn: (current: Snapshot) => Snapshot | undefined): Promise<Snapshot>
   /** A cheap change marker (one stat); undefined when there is no record. Equal stamps mean an unchanged record. */
@@ -45,6 +55,16 @@ export interface Store {
 
 type Loaded = Decoded | { readonly kind: "error"; readonly error: unknown }
 type Change = (current: Snapshot) => Snapshot | undefined
+
+/** A session kept in memory; `permanent` when its record must not be touched (a newer version wrote it). */
+interface Kept extends Fallback {
+  /** The list the memory episode started from: what the changes made in memory are told against. */
+  readonly startList: TodoList
+  readonly permanent: boolean
+}
+
+/** How often one update writes again after its write was lost (its lock broken, its temp file swept). */
+const WRITE_ATTEMPTS = 3
 
 export function createStore(options: StoreOptions): Store {
   const { dir, parse, warn } = options
@@ -56,7 +76,7 @@ export function createStore(options: StoreOptions): Store {
     staleMs: options.staleLockMs ?? 2000,
   })
   const warned = new Set<string>()
-  const memory = new Map<string, Snapshot>()
+  const memory = new Map<string, Kept>()
   const queues = new Map<string, Promise<void>>()
 
   const file = (session: string) => join(dir, fileName(session))
@@ -71,20 +91,35 @@ export function createStore(options: StoreOptions): Store {
     }
   }
 
-  /** Switches the session to memory for the rest of this process, starting from `snap`. */
-  function toMemory(session: string, snap: Snapshot, key: string, message: string): Snapshot {
-    const kept = { ...snap, persisted: false }
-    memory.set(session, kept)
+  /** Keeps the session in memory from `kept` on (the list as this process has it). */
+  function toMemory(session: string, kept: Kept, key: string, message: string): Snapshot {
+    const snap = { ...kept.kept, persisted: false }
+    memory.set(session, { ...kept, kept: snap })
     warnOnce(key, message)
-    return kept
+    return snap
   }
 
-  function unusable(session: string, snap: Snapshot, error: unknown): Snapshot {
+  /**
+   * Storage failed: the session goes on in memory from `snap`. `stored` is the record as last read (undefined
+   * when unknown); a session already in memory keeps what it knew when it first fell back.
+   */
+  function unusable(session: string, snap: Snapshot, stored: Snapshot | undefined, error: unknown): Snapshot {
+    const before = memory.get(session)
+    const kept: Kept = before
+      ? { ...before, kept: snap }
+      : {
+          kept: snap,
+          start: stored?.revision ?? snap.revision,
+          storedThen: stored?.revision,
+          startList: stored?.list ?? snap.list,
+          permanent: false,
+        }
     return toMemory(
       session,
-      snap,
+      kept,
       "unwritable",
-      `Todo storage in ${dir} is not usable (${describeError(error)}); todo lists are kept in memory only for now.`,
+      `Todo storage in ${dir} is not usable (${describeError(error)}); todo lists are kept in memory only for now. ` +
+        "The next change tries the disk again.",
     )
   }
 
@@ -103,37 +138,36 @@ export function createStore(options: StoreOptions): Store {
     }
   }
 
-  /**
-   * The one recovery path: the session's list as it stands, given how taking the lock went and what the record
-   * holds. Without the lock the session goes to memory from what could be read. A corrupt record is moved aside
-   * only under the lock, so a record another process wrote meanwhile is never moved.
-   */
-  async function recover(session: string, lock: Acquired): Promise<Snapshot> {
+  /** The list as readable without the lock: for an update that could not take it. */
+  async function unlocked(session: string): Promise<Snapshot> {
+    const kept = memory.get(session)
+    if (kept) return kept.kept
     const loaded = await load(session)
-    if (lock.kind !== "held") {
-      const base = loaded.kind === "ok" ? loaded.snap : EMPTY
-      if (lock.kind === "error") return unusable(session, base, lock.error)
-      return toMemory(
-        session,
-        base,
-        `lock:${session}`,
-        `The todo list of session ${sessionLabel(session)} stayed locked by another process; ` +
-          "this session's list is kept in memory only from now on.",
-      )
-    }
+    return loaded.kind === "ok" ? loaded.snap : EMPTY
+  }
+
+  /**
+   * The one recovery path, under the lock: the stored list, or undefined when the session went to memory
+   * (a record of a newer version, an unreadable folder). A corrupt record is moved aside only under the lock,
+   * so a record another process wrote meanwhile is never moved.
+   */
+  async function recover(session: string): Promise<Snapshot | undefined> {
+    const loaded = await load(session)
     switch (loaded.kind) {
       case "ok":
         return loaded.snap
       case "error":
-        return unusable(session, EMPTY, loaded.error)
+        unusable(session, memory.get(session)?.kept ?? EMPTY, undefined, loaded.error)
+        return undefined
       case "newer":
-        return toMemory(
+        toMemory(
           session,
-          EMPTY,
+          { kept: EMPTY, start: 0, storedThen: undefined, startList: [], permanent: true },
           `newer:${session}`,
           `The todo list of session ${sessionLabel(session)} was saved by a newer plugin version (record version ${loaded.version}); ` +
             "it is left untouched and this session's list is kept in memory only.",
         )
+        return undefined
       case "corrupt":
         try {
           const aside = await moveAside(fs, file(session))
@@ -144,7 +178,8 @@ export function createStore(options: StoreOptions): Store {
           )
           return EMPTY
         } catch (error) {
-          return unusable(session, EMPTY, error)
+          unusable(session, memory.get(session)?.kept ?? EMPTY, undefined, error)
+          return undefined
         }
     }
   }
@@ -172,31 +207,93 @@ export function createStore(options: StoreOptions): Store {
     return undefined
   }
 
-  function inMemory(session: string, current: Snapshot, fn: Change): Snapshot {
-    const next = changed(session, current, fn, false)
-    if (next) memory.set(session, next)
-    return next ?? current
+  /** Applies `fn` to the session's memory list. */
+  function inMemory(session: string, fn: Change): Snapshot {
+    const kept = memory.get(session)
+    if (!kept) return EMPTY
+    const next = changed(session, kept.kept, fn, false)
+    if (next) memory.set(session, { ...kept, kept: next })
+    return next ?? kept.kept
+  }
+
+  /**
+   * Where a session in memory goes on from, now that its record reads as `stored`: its memory list written
+   * back, or the stored list (saying what was lost). `write` is set when the memory list must be written.
+   */
+  function rejoin(session: string, stored: Snapshot): { base: Snapshot; write: boolean } {
+    const kept = memory.get(session)
+    if (!kept) return { base: stored, write: false }
+    const verdict = reunite(stored, kept)
+    if (verdict.kind === "write-back") return { base: verdict.snap, write: true }
+    if (verdict.unsaved > 0) {
+      const lines = diffLists(kept.startList, kept.kept.list).lines
+      const shown = lines.slice(0, 3).join("; ") + (lines.length > 3 ? `; and ${lines.length - 3} more` : "")
+      warnOnce(
+        `lost:${session}:${kept.kept.revision}`,
+        `Todo storage in ${dir} works again, but another process changed the saved todo list of session ${sessionLabel(session)} meanwhile, ` +
+          `so ${verdict.unsaved === 1 ? "1 change" : `${verdict.unsaved} changes`} made here while it was unusable ${verdict.unsaved === 1 ? "was" : "were"} not saved` +
+          `${shown ? ` (${shown})` : ""}. The saved list is used from now on.`,
+      )
+    }
+    return { base: stored, write: false }
+  }
+
+  /** The session's memory episode ended with the record written: say so once and allow a later warning. */
+  function rejoined(session: string, wroteBack: boolean): void {
+    if (!memory.delete(session)) return
+    warned.delete("unwritable")
+    if (wroteBack)
+      warnOnce(
+        `saved:${session}`,
+        `Todo storage in ${dir} works again; the todo list of session ${sessionLabel(session)}, kept in memory meanwhile, is saved.`,
+      )
+  }
+
+  /** One locked read-modify-write; "lost" when the write did not land and must be made again. */
+  async function attempt(session: string, fn: Change, lock: Extract<Acquired, { kind: "held" }>) {
+    const stored = await recover(session)
+    if (stored === undefined) return inMemory(session, fn)
+    const { base, write } = rejoin(session, stored)
+    const next = changed(session, base, fn, true) ?? (write ? base : undefined)
+    if (!next) {
+      rejoined(session, false)
+      return base
+    }
+    try {
+      if ((await writeAtomic(fs, file(session), encodeRecord(session, next), lock.holds)) === "lost")
+        return "lost"
+    } catch (error) {
+      // A new episode: `next` was made from the record as read just now.
+      memory.delete(session)
+      return unusable(session, next, stored, error)
+    }
+    rejoined(session, write)
+    return next
   }
 
   async function locked(session: string, fn: Change): Promise<Snapshot> {
-    const kept = memory.get(session)
-    if (kept) return inMemory(session, kept, fn)
-    const path = file(session)
-    const lock = await locks.acquire(path)
-    try {
-      const current = await recover(session, lock)
-      if (!current.persisted) return inMemory(session, current, fn)
-      const next = changed(session, current, fn, true)
-      if (!next) return current
-      try {
-        await writeAtomic(fs, path, encodeRecord(session, next))
-      } catch (error) {
-        return unusable(session, next, error)
+    if (memory.get(session)?.permanent) return inMemory(session, fn)
+    for (let tries = 0; tries < WRITE_ATTEMPTS; tries++) {
+      const lock = await locks.acquire(file(session))
+      if (lock.kind === "timeout") break
+      if (lock.kind === "error") {
+        const kept = memory.get(session)
+        if (kept) unusable(session, kept.kept, undefined, lock.error)
+        else {
+          const loaded = await load(session)
+          const known = loaded.kind === "ok" ? loaded.snap : undefined
+          unusable(session, known ?? EMPTY, known, lock.error)
+        }
+        return inMemory(session, fn)
       }
-      return next
-    } finally {
-      if (lock.kind === "held") await lock.release()
+      try {
+        const done = await attempt(session, fn, lock)
+        if (done !== "lost") return done
+      } finally {
+        await lock.release()
+      }
     }
+    return { ...(await unlocked(session)), busy: true }
   }
 
   /**
@@ -206,7 +303,7 @@ export function createStore(options: StoreOptions): Store {
   function enqueue(session: string, job: () => Promise<Snapshot>): Promise<Snapshot> {
     const run = (queues.get(session) ?? Promise.resolve())
       .then(job)
-      .catch((error: unknown) => unusable(session, memory.get(session) ?? EMPTY, error))
+      .catch((error: unknown) => unusable(session, memory.get(session)?.kept ?? EMPTY, undefined, error))
     const tail = run.then(noop)
     queues.set(session, tail)
     void tail.then(() => {
@@ -220,7 +317,7 @@ export function createStore(options: StoreOptions): Store {
     file,
     async read(session) {
       const kept = memory.get(session)
-      if (kept) return kept
+      if (kept) return kept.kept
       const loaded = await load(session)
       if (loaded.kind === "ok") return loaded.snap
       // Anything else is decided on the recovery path, under the lock.
@@ -231,7 +328,7 @@ export function createStore(options: StoreOptions): Store {
     },
     async stamp(session) {
       const kept = memory.get(session)
-      if (kept) return `memory:${kept.revision}`
+      if (kept) return `memory:${kept.kept.revision}`
       try {
         const st = await fs.stat(file(session))
         // Every write renames a new inode in, so ino separates writes that share an mtime tick and a size.

@@ -1,0 +1,79 @@
+// Every model-facing text against its budget in src/core/text-budgets.ts.
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { expect, test } from "vitest"
+import { PASSAGES } from "../src/core/host-prompt.ts"
+import {
+  ARG_DESCRIPTIONS,
+  commandReplyText,
+  compactionContextText,
+  MARKER,
+  noticesText,
+  preludeText,
+  reminderText,
+  SUBAGENT_REFUSAL,
+  TOOL_DESCRIPTION,
+} from "../src/core/prompts.ts"
+import { type BudgetedText, TEXT_BUDGETS } from "../src/core/text-budgets.ts"
+import type { TodoList } from "../src/core/types.ts"
+
+const LIST: TodoList = [
+  {
+    name: "Build",
+    tasks: [
+      { text: "Write parser", status: "completed" },
+      { text: "Add tests", status: "in_progress" },
+      { text: "Deploy", status: "blocked", blocker: "waiting on credentials" },
+    ],
+  },
+  { name: "Docs", tasks: [{ text: "Write README", status: "pending" }] },
+]
+
+const skill = readFileSync(join(__dirname, "..", "skills", "todo-discipline", "SKILL.md"), "utf8")
+
+/** Each budgeted text as the model reads it. */
+function texts(): Record<BudgetedText, string> {
+  const pointers = Object.fromEntries(
+    PASSAGES.map((p) => {
+      // The pointer of a numbered passage repeats the host's number: render it with one digit.
+      const match = Object.assign(["", "5", "## 5. Develop a Detailed Plan"], { index: 0, input: "" })
+      return [p.name, p.pointer(match as RegExpExecArray)]
+    }),
+  )
+  return {
+    toolDescription: TOOL_DESCRIPTION,
+    argReason: ARG_DESCRIPTIONS.reason,
+    argList: ARG_DESCRIPTIONS.list,
+    argOps: ARG_DESCRIPTIONS.ops,
+    skillDescription: /^description: (.*)$/m.exec(skill)?.[1] ?? "",
+    subagentRefusal: SUBAGENT_REFUSAL,
+    marker: MARKER,
+    preludePreferred: preludeText("preferred") ?? "",
+    preludeAlways: preludeText("always") ?? "",
+    reminder: reminderText(LIST),
+    compactionContext: compactionContextText(LIST),
+    noticeResumed: noticesText({ resumed: true }, LIST) ?? "",
+    noticeCompacted: noticesText({ compacted: true }, LIST) ?? "",
+    noticeEdits:
+      noticesText({ edits: { lines: ['done "Write parser"'], removed: ["Old"], omitted: 0 } }, LIST) ?? "",
+    noticeNudge: noticesText({ nudge: 12 }, LIST) ?? "",
+    commandChanged: commandReplyText({ lines: ['removed "Old"'], removed: ["Old"], list: LIST }),
+    commandViewed: commandReplyText({ shown: "the todo list", output: "x" }),
+    commandFailed: commandReplyText({ error: "x" }),
+    ...pointers,
+  } as Record<BudgetedText, string>
+}
+
+test("every model-facing text is within its budget", () => {
+  const rendered = texts()
+  const over = Object.entries(TEXT_BUDGETS)
+    .filter(([name, budget]) => (rendered[name as BudgetedText] ?? "").length > budget)
+    .map(([name, budget]) => `${name}: ${rendered[name as BudgetedText].length} > ${budget}`)
+  expect(over).toEqual([])
+})
+
+test("every budget belongs to a text that exists, and every steering text has a budget", () => {
+  const rendered = texts()
+  for (const [name, text] of Object.entries(rendered)) expect(text.length, name).toBeGreaterThan(0)
+  for (const passage of PASSAGES) expect(Object.keys(TEXT_BUDGETS)).toContain(passage.name)
+})
