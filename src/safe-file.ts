@@ -109,5 +109,7 @@ export async function entryKind(path: string): Promise<"none" | "file" | "link" 
 export async function replaceFile(path: string, text: string, fs: Fs = fsp): Promise<void> {
   if ((await entryKind(path)) === "link") throw Object.assign(new Error("symbolic link"), { code: "ELOOP" })
   await fs.mkdir(dirname(path), { recursive: true })
-  await writeAtomic(fs, path, text)
+  // "lost": the temporary file vanished before the rename, so nothing was written; say so, never "wrote".
+  if ((await writeAtomic(fs, path, text)) === "lost")
+    throw Object.assign(new Error("the temporary file vanished before the rename"), { code: "ENOENT" })
 }

@@ -90,6 +90,19 @@ describe("replaceFile", () => {
     expect(readFileSync(path, "utf8")).toBe("old contents")
     expect((await fsp.readdir(dir)).filter((name) => name.endsWith(".tmp"))).toEqual([])
   })
+
+  it("fails, rather than report a write, when its temporary file is gone before the rename", async () => {
+    const path = join(dir, "TODO.md")
+    writeFileSync(path, "old contents")
+    const swept = {
+      ...fsp,
+      rename: async () => {
+        throw Object.assign(new Error("no such file or directory"), { code: "ENOENT" })
+      },
+    }
+    await expect(replaceFile(path, "new contents", swept)).rejects.toMatchObject({ code: "ENOENT" })
+    expect(readFileSync(path, "utf8")).toBe("old contents")
+  })
 })
 
 describe("loadSettings", () => {
