@@ -159,7 +159,7 @@ export function reminderText(list: TodoList): string {
   const lines = ["You stopped, but the todo list still has open tasks:", ...capped(open)]
   if (blocked.length > 0) lines.push("Blocked (not counted):", ...capped(blocked))
   lines.push(
-    "Continue with the next task. If a task is finished or cannot proceed, mark it done, dropped or blocked with the todo tool. If you need input from the user, ask.",
+    "Continue with the next task. If a task is finished or cannot proceed, mark it done, dropped or blocked with the todo tool. If you need the user's input, ask.",
   )
   return withMarker(lines)
 }
