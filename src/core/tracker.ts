@@ -140,6 +140,8 @@ export interface TrackerAction {
   readonly type: "attach" | "inject" | "remind"
   readonly kind: NoticeKind
   readonly text: string
+  /** The notices a merged text ("notices") carries, so a toast can say a nudge went out. */
+  readonly parts?: readonly NoticeKind[]
 }
 
 export interface Step {
@@ -277,7 +279,7 @@ function deliver(
   const text = noticesText(notices, list)
   const kinds = (Object.keys(notices) as (keyof Notices)[]).map((key) => NOTICE_KINDS[key])
   return {
-    actions: text === undefined ? [] : [{ type, kind: kinds.length === 1 ? kinds[0]! : "notices", text }],
+    actions: text === undefined ? [] : [kinds.length === 1 ? { type, kind: kinds[0]!, text } : { type, kind: "notices", text, parts: kinds }],
     pending: {
       resume: take.resume ? false : pending.resume,
       compaction: take.compaction ? false : pending.compaction,
