@@ -8,6 +8,7 @@ import type { Hooks, Plugin, PluginInput } from "@opencode-ai/plugin"
 import { z } from "zod"
 import { type EditNote, isEditNote } from "./actions.ts"
 import { runCommand } from "./command-runner.ts"
+import { COMMAND_DESCRIPTION } from "./core/command.ts"
 import { type Config, limitsOf, STORED_LIMITS } from "./core/config.ts"
 import { type ExecuteResult, execute } from "./core/execute.ts"
 import { formatOutcome } from "./core/format.ts"
@@ -22,6 +23,7 @@ import {
   stepSession,
   todoRefusal,
 } from "./core/session.ts"
+import { listToasts, spokenToasts, type Toast } from "./core/toasts.ts"
 import { COMMAND_PART_KEY } from "./core/tui-protocol.ts"
 import { OP_NAMES, type OpName, type TodoList } from "./core/types.ts"
 import { PLUGIN_ID, TODO_TOOL } from "./core/words.ts"
@@ -59,6 +61,19 @@ function makeLogger(client: Client) {
     } catch {
       fallback()
     }
+  }
+}
+
+/**
+ * Shows a toast in the TUI attached to this server (a no-op without one); never throws, never waits.
+ * Storage warnings can go through the same function.
+ */
+function showToast(client: Client, toast: Toast): void {
+  try {
+    const body = { ...toast, duration: toast.variant === "warning" ? 8000 : 5000 }
+    Promise.resolve(client.tui.showToast({ body })).catch(() => {})
+  } catch {
+    // An older client without the TUI routes: nothing to show it on.
   }
 }
 
@@ -122,6 +137,7 @@ export const server: Plugin = async (input, options) => {
   async function step(s: Tracked, event: HostEvent): Promise<readonly SessionAction[]> {
     const result = stepSession(s.state, event, s.list, config)
     s.state = result.session
+    for (const toast of spokenToasts(result.actions, s.list, config)) showToast(input.client, toast)
     for (const action of result.actions) {
       if (action.type === "forget") sessions.delete(s.id)
       else if (action.type === "remind") await remind(s.id, action)
@@ -218,6 +234,7 @@ export const server: Plugin = async (input, options) => {
           // s.stamp stays the one syncFromStore took before this read; our own write moves the
           // stamp, so the next hook reads the record once more instead of missing another writer.
           s.list = snapshot.list
+          for (const toast of listToasts(before, s.list, config)) showToast(input.client, toast)
           const outcome = result ?? execute(s.list, args, limits)
           // The ops as the core parsed them: a call without "op" has its op inferred from its shape.
           await step(s, {
@@ -245,8 +262,7 @@ export const server: Plugin = async (input, options) => {
         ...(c.command ?? {}),
         todo: {
           template: "$ARGUMENTS",
-          description:
-            "Show or change the todo list: /todo [show|done|start|drop|rm|append|export|import|copy|help] …",
+          description: COMMAND_DESCRIPTION,
         },
       }
       c.skills = { ...(c.skills ?? {}), paths: [...(c.skills?.paths ?? []), SKILLS_DIR] }

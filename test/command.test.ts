@@ -1,5 +1,13 @@
-import { describe, expect, it } from "vitest"
-import { parseCommand, resolveTarget, tokenize } from "../src/core/command.ts"
+import { describe, expect, it, test } from "vitest"
+import {
+  COMMAND_DESCRIPTION,
+  parseCommand,
+  resolveTarget,
+  TYPED_HELP,
+  todoArguments,
+  tokenize,
+  typedError,
+} from "../src/core/command.ts"
 import type { TodoList } from "../src/core/types.ts"
 
 const list: TodoList = [
@@ -184,5 +192,41 @@ describe("parseCommand", () => {
       expect(result.error.split("\n")[0]).toBe('Unknown /todo verb "finish".')
       expect(result.error).toContain("/todo append")
     }
+  })
+})
+
+describe("a /todo line typed in the TUI", () => {
+  test("todoArguments takes /todo alone or followed by whitespace, and nothing else", () => {
+    expect(todoArguments("/todo")).toBe("")
+    expect(todoArguments("  /todo  ")).toBe("")
+    expect(todoArguments("/todo done parser")).toBe("done parser")
+    expect(todoArguments("/todo\tdone  the parser ")).toBe("done  the parser")
+    expect(todoArguments("/todo block x -- needs\nreview")).toBe("block x -- needs\nreview")
+    for (const other of [
+      "/todos",
+      "/todo-x",
+      "/to",
+      "todo done x",
+      "please /todo done x",
+      "/Todo done x",
+      "",
+    ])
+      expect(todoArguments(other)).toBeUndefined()
+  })
+
+  test("typedError keeps one line and points to the help instead of the usage", () => {
+    const unknown = parseCommand("finish parser", [])
+    expect(unknown.ok).toBe(false)
+    if (unknown.ok) return
+    expect(typedError(unknown.error)).toBe('Unknown /todo verb "finish". /todo help lists the verbs.')
+    expect(typedError('No task or phase matches "x". Run /todo to see the list.')).toBe(
+      'No task or phase matches "x". Run /todo to see the list.',
+    )
+  })
+
+  test("the help and the autocomplete description fit their boxes", () => {
+    for (const line of TYPED_HELP.split("\n")) expect(line.length).toBeLessThanOrEqual(54)
+    // At 80 columns the autocomplete shows about 50 columns of it: the verbs come first.
+    expect(COMMAND_DESCRIPTION.slice(0, 50)).toContain("done|start|block")
   })
 })

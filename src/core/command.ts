@@ -191,3 +191,34 @@ export function parseCommand(input: string, list: TodoList): Result<CommandPlan>
       return fail(`Unknown /todo verb "${preview(verb, 30)}".\n${COMMAND_USAGE}`)
   }
 }
+
+/** The server command's description: the one `/todo` row of the prompt's autocomplete (about 50 columns show at 80). */
+export const COMMAND_DESCRIPTION =
+  "Todo list: open it, or done|start|block|drop|rm|append <task>, edit, copy, export, import, help"
+
+/** The verbs as the TUI's help toast lists them: short lines for its 54-column box. */
+export const TYPED_HELP = [
+  "/todo                      open the list",
+  "/todo done|start|drop|rm <task>",
+  "/todo block <task> -- reason",
+  "/todo unblock <task>",
+  '/todo append ["phase"] <task>',
+  "/todo edit | copy",
+  "/todo export|import [path]",
+].join("\n")
+
+/**
+ * The text after `/todo` when a prompt line is a /todo command (the name, then whitespace or the end),
+ * else undefined: `/todos` or `/todo-x` are other commands, and text before the slash is a message.
+ */
+export function todoArguments(line: string): string | undefined {
+  const match = /^\s*\/todo(?:\s+([\s\S]*))?$/.exec(line)
+  if (!match) return undefined
+  return (match[1] ?? "").trim()
+}
+
+/** An error as one toast: its first line, pointing to the help when the rest (the usage) is left out. */
+export function typedError(error: string): string {
+  const [first = "", ...rest] = error.split("\n")
+  return rest.length > 0 ? `${first} /todo help lists the verbs.` : first
+}

@@ -24,8 +24,8 @@ const TEXT_CHARS = 48
 export interface SpokenAction {
   readonly type: string
   readonly kind?: string
-  /** The notices a merged text carries (kind "notices"). */
-  readonly parts?: readonly string[]
+  /** A merged text (kind "notices") that carries a nudge. */
+  readonly nudged?: boolean
 }
 
 function openText(list: TodoList): string {
@@ -52,7 +52,10 @@ export function spokenToasts(
         title: "Todo",
         message: `Reminded the agent: ${openText(list)}.`,
       })
-    else if ((action.type === "inject" || action.type === "attach") && (action.kind === "nudge" || action.parts?.includes("nudge")))
+    else if (
+      (action.type === "inject" || action.type === "attach") &&
+      (action.kind === "nudge" || action.nudged === true)
+    )
       out.push({
         variant: "info",
         title: "Todo",

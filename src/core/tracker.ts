@@ -140,8 +140,8 @@ export interface TrackerAction {
   readonly type: "attach" | "inject" | "remind"
   readonly kind: NoticeKind
   readonly text: string
-  /** The notices a merged text ("notices") carries, so a toast can say a nudge went out. */
-  readonly parts?: readonly NoticeKind[]
+  /** Set on a merged text ("notices") that carries a nudge, so a toast can say one went out. */
+  readonly nudged?: true
 }
 
 export interface Step {
@@ -279,7 +279,14 @@ function deliver(
   const text = noticesText(notices, list)
   const kinds = (Object.keys(notices) as (keyof Notices)[]).map((key) => NOTICE_KINDS[key])
   return {
-    actions: text === undefined ? [] : [kinds.length === 1 ? { type, kind: kinds[0]!, text } : { type, kind: "notices", text, parts: kinds }],
+    actions:
+      text === undefined
+        ? []
+        : [
+            kinds.length === 1
+              ? { type, kind: kinds[0]!, text }
+              : { type, kind: "notices", text, ...(notices.nudge ? { nudged: true as const } : {}) },
+          ],
     pending: {
       resume: take.resume ? false : pending.resume,
       compaction: take.compaction ? false : pending.compaction,
