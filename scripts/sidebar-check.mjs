@@ -697,8 +697,8 @@ async function aloneRun() {
   const aloneModel = await startMockModel({ decide: () => ({ text: "Plain reply." }) })
   try {
     tui = await startTui({ modelUrl: aloneModel.url, serverPlugins: [], tuiPlugins: [TUI_ENTRY] })
-    await tui.waitReady({ timeoutMs: 120_000 })
-    const notice = await tui.waitFor(/server plugin not loaded/, { timeoutMs: 60_000 })
+    // The notice comes as soon as the TUI has its config, which can be before the prompt settles.
+    const notice = await tui.waitFor(/server plugin not loaded/, { timeoutMs: 120_000, intervalMs: 100 })
     shot("13-tui-alone", notice)
     check(
       "TUI alone: a notice says the agent side is missing",
@@ -708,7 +708,8 @@ async function aloneRun() {
           .replace(/\s+/g, " "),
       ),
     )
-    await sleep(5500)
+    await tui.waitReady({ timeoutMs: 120_000 })
+    await tui.waitFor((s) => !/server plugin not loaded/.test(screenText(s)), { timeoutMs: 20_000 })
     tui.type("/todo")
     const popup = await tui.waitFor((s) => s.text.filter((l) => /\/todo(\s|$)/.test(l)).length >= 2, {
       timeoutMs: 15_000,
@@ -748,15 +749,17 @@ async function openTodo() {
 }
 
 /**
- * Types `/todo <rest>` the way a person does (the name, a pause, then the rest: a burst lets the
- * autocomplete's hide path eat the slash word), waits until it shows, presses Enter; resolves with the time of Enter.
+ * Types `/todo <rest>` the way a person does (the name, a pause, a space, a pause, then the rest: in
+ * a burst the autocomplete's hide path eats the slash word), waits until it shows, presses Enter; resolves with the time of Enter.
  */
 async function typeTodo(rest, { started = false } = {}) {
   if (!started) {
     tui.type("/todo")
     await sleep(600)
   }
-  tui.type(` ${rest}`)
+  tui.type(" ")
+  await sleep(600)
+  tui.type(rest)
   await tui.waitFor(new RegExp(`/todo ${rest.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`), { timeoutMs: 20_000 })
   await sleep(300)
   const at = Date.now()

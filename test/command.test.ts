@@ -56,6 +56,40 @@ describe("resolveTarget", () => {
       error: 'No task or phase matches "deploy". Run /todo to see the list.',
     })
   })
+  it("a partial name counts only tasks the verb can change, then any task", () => {
+    const some: TodoList = [
+      {
+        name: "Build",
+        tasks: [
+          { text: "Write the parser", status: "completed" },
+          { text: "Test the parser", status: "pending" },
+          { text: "Fix the parser crash", status: "blocked" },
+        ],
+      },
+    ]
+    expect(resolveTarget(some, "parser", undefined, "done")).toEqual({
+      ok: false,
+      error:
+        '"parser" matches 2: task "Test the parser", task "Fix the parser crash". Type more of the name.',
+    })
+    expect(resolveTarget(some, "parser", undefined, "unblock")).toEqual({
+      ok: true,
+      value: { kind: "task", text: "Fix the parser crash" },
+    })
+    expect(resolveTarget(some, "parser", undefined, "block")).toEqual({
+      ok: true,
+      value: { kind: "task", text: "Test the parser" },
+    })
+    // Nothing the verb can change matches: the one done task does, and the op says it is done.
+    expect(resolveTarget(some, "write", undefined, "done")).toEqual({
+      ok: true,
+      value: { kind: "task", text: "Write the parser" },
+    })
+    // Exact text is never skipped; rm takes any status.
+    expect(resolveTarget(some, "Write the parser", undefined, "done").ok).toBe(true)
+    expect(resolveTarget(some, "parser", undefined, "rm")).toMatchObject({ ok: false, error: /matches 3/ })
+    expect(parseCommand("done parser", some)).toMatchObject({ ok: false, error: /matches 2/ })
+  })
   it("ignores phases when only tasks are allowed", () => {
     expect(resolveTarget(list, "Build", { task: true, phase: false })).toEqual({
       ok: false,
