@@ -449,7 +449,7 @@ try {
   )
   need("typed /todo verbs made no model request", typedRequests === 0, `${typedRequests} requests`)
   check(
-    "the typed verb queued one note for the model",
+    "the typed verb queued its note for the model",
     (storedRecord()?.edits ?? []).some((e) =>
       e.lines?.some((l) => l.includes('"Ship the package": blocked -> done')),
     ),
@@ -658,7 +658,16 @@ async function toastRun() {
     try {
       const screen = await tui.waitFor(pattern, { timeoutMs: 180_000 })
       shot(`12-toast-${name}`, screen)
-      check(`toast: ${name}`, true, (screenText(screen).match(pattern) ?? [""])[0])
+      const said = (screenText(screen).match(pattern) ?? [""])[0]
+      check(
+        `toast: ${name}`,
+        true,
+        said
+          .split("\n")
+          .at(-1)
+          .replace(/[┃\s]+$/, "")
+          .trim(),
+      )
     } catch (error) {
       check(`toast: ${name}`, false, error.message.split("\n")[0])
     } finally {
