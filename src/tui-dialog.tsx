@@ -194,7 +194,7 @@ function showMarkdown(shell: Shell, markdown: string): void {
   ))
 }
 
-async function copyList(shell: Shell, session: string): Promise<void> {
+export async function copyList(shell: Shell, session: string): Promise<void> {
   const { api } = shell
   closeDialog(shell)
   const list = await shell.source.read(session)
@@ -220,7 +220,13 @@ async function copyList(shell: Shell, session: string): Promise<void> {
   ))
 }
 
-async function exportToFile(shell: Shell, session: string): Promise<void> {
+/** Writes TODO.md (or `path`), asking before it overwrites a file that is not ours unless `force`. */
+export async function exportToFile(
+  shell: Shell,
+  session: string,
+  path?: string,
+  force = false,
+): Promise<void> {
   const { api, toast } = shell
   closeDialog(shell)
   if (!shell.source.storeShared())
@@ -231,7 +237,7 @@ async function exportToFile(shell: Shell, session: string): Promise<void> {
   const list = await shell.source.read(session)
   if (list.length === 0) return toast("info", "The list is empty; nothing to export.")
   const write = (force: boolean) => {
-    const out = exportList(list, shell.directory(), undefined, force)
+    const out = exportList(list, shell.directory(), path, force)
     if (out.ok) return toast("success", `Wrote ${out.value.tasks} tasks to ${out.value.path}.`)
     if (!out.needsConfirm) return toast("error", out.error)
     const confirm = overwriteConfirmation(out.path)
@@ -250,25 +256,28 @@ async function exportToFile(shell: Shell, session: string): Promise<void> {
       />
     ))
   }
-  write(false)
+  write(force)
 }
 
-async function importFromFile(shell: Shell, session: string): Promise<void> {
+/** Replaces the list from TODO.md (or `path`), asking first when that drops or rewrites work. */
+export async function importFromFile(shell: Shell, session: string, path?: string): Promise<void> {
   const { api, toast } = shell
   closeDialog(shell)
   const problem = shell.source.editProblem()
   if (problem) return toast("error", problem)
-  const file = readImport(shell.directory(), undefined)
+  const file = readImport(shell.directory(), path)
   if (!file.ok) {
-    const target = resolveProjectPath(shell.directory(), undefined)
-    const path = target.ok ? target.value : "TODO.md"
-    return toast("error", existsSync(path) ? file.error : `${path} does not exist; export the list first.`)
+    const target = resolveProjectPath(shell.directory(), path)
+    if (!target.ok) return toast("error", target.error)
+    const full = target.value
+    return toast("error", existsSync(full) ? file.error : `${full} does not exist; export the list first.`)
   }
-  const { path, text } = file.value
+  const { text } = file.value
+  const read = file.value.path
   const parsed = parseMarkdown(text, shell.limits)
-  if (!parsed.ok) return toast("error", `${path}: ${parsed.error} The list was not changed.`)
-  const decision = importDecision(await shell.source.read(session), parsed.value, path)
-  const headline = REPLACE_HEADLINES.import(path)
+  if (!parsed.ok) return toast("error", `${read}: ${parsed.error} The list was not changed.`)
+  const decision = importDecision(await shell.source.read(session), parsed.value, read)
+  const headline = REPLACE_HEADLINES.import(read)
   if (decision.kind === "apply") return applyMarkdown(shell, session, text, headline)
   if (decision.kind === "same") return toast(decision.toast.variant, decision.toast.message)
   api.ui.dialog.replace(() => (
