@@ -2,14 +2,25 @@
 // End-to-end check of the TUI plugin in the real OpenCode TUI (tmux, 200x50) against a scripted
 // model. The model's todo calls show up in the sidebar. The /todo dialog changes the list at once
 // with no model request: Done, Block with a reason, $EDITOR editing (and its parse-error path),
-// Copy, Export, Import, Append. A typed `/todo <verb>` (server command) shows up in the sidebar too.
+// Copy, Export, Import, Append. A typed `/todo <verb>` runs in the TUI too: no model request, a toast,
+// one note for the model's next request; a typo costs nothing; autocomplete shows one `/todo` row.
 // At 100 and 80 columns (no sidebar) the compact line shows the progress instead, as fast as the
 // sidebar; ctrl+x b hides it under the overlay sidebar. The dialog's list actions are on its first
 // screen with 9 and with 40 tasks. An $EDITOR save made while the list changed meanwhile keeps that
-// change when the user edited nothing, and asks first when the user did.
+// change when the user edited nothing, and asks first when the user did. Two more short runs: the
+// server's toasts (nudge, a blocked task, reminder, all done), and the TUI plugin without the server's.
 // Asserts on the sidebar's own columns. Exits non-zero on failure, after cleaning up.
 // Run `npm run build` first (package script: `npm run sidebar-check`).
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startMockModel } from "./lib/mock-model.mjs"
@@ -413,27 +424,64 @@ try {
     `${model.requests.length}`,
   )
 
-  // 7. A typed `/todo <verb>` goes to the server command (a model turn, by the host's design); the
-  // sidebar follows the server's change, with no todo tool call.
-  const beforeCommand = model.mainRequests().length
-  tui.type("/todo done Ship the package")
-  // Under load the prompt can paint late: wait until the typed command is on screen before sending it.
-  await tui.waitFor(/\/todo done Ship the package/, { timeoutMs: 20_000 })
-  tui.press("Escape")
-  await sleep(300)
-  await tui.waitFor(/\/todo done Ship the package/, { timeoutMs: 10_000 })
-  const t7 = Date.now()
-  tui.press("Enter")
-  const viaServer = await tui.waitFor(blockHas(/5\/6 done/), { timeoutMs: 120_000 })
-  const seen = Date.now() - t7
-  shot("8-server-command", viaServer)
-  const newCalls = model.mainRequests().slice(beforeCommand)
+  // 7. A typed `/todo <verb>` runs in the TUI: no model request, a short toast, the sidebar at once, a note
+  // for the model's next request. A typo changes nothing and costs nothing either. Autocomplete shows one
+  // `/todo` row, the server command's, with a description that says what it does.
+  tui.type("/todo")
+  const popup = await tui.waitFor((s) => s.text.filter((l) => /\/todo(\s|$)/.test(l)).length >= 2, {
+    timeoutMs: 15_000,
+  })
+  await sleep(600)
+  const rows = (await tui.settle({ settleMs: 500 })).text.filter((l) => /┃\s*\/todo\s{2,}\S/.test(l))
+  shot("8a-autocomplete", popup)
   check(
-    "/todo <verb> runs on the server and the sidebar follows (no todo tool call)",
-    newCalls.every((r) => !r.reply?.toolCalls),
-    `${secs(seen)} after Enter; the command's model turn had made ${newCalls.length} request(s) by then`,
+    "autocomplete shows one /todo row, the server command's, saying what it does",
+    rows.length === 1 && /Todo list: open it, or done\|start\|block/.test(rows[0] ?? ""),
+    rows.map((r) => r.trim()).join(" | "),
   )
-  sidebarFinal = todoBlock(viaServer).lines.join("\n")
+  const typedBefore = model.requests.length
+  const typedVerb = await typeTodo("done Ship the package", { started: true })
+  const typedToast = await tui.waitFor(/"Ship the package": blocked -> done/, { timeoutMs: 15_000 })
+  const viaTui = await tui.waitFor(blockHas(/5\/6 done/), { timeoutMs: 15_000 })
+  const typedSeen = Date.now() - typedVerb
+  shot("8-typed-verb", typedToast)
+  check(
+    "typed /todo done <name>: prompt cleared, a toast says the change, the sidebar follows",
+    !/\/todo done Ship/.test(screenText(viaTui)) && /Now 5\/6 done/.test(screenText(typedToast)),
+    `${secs(typedSeen)} after Enter`,
+  )
+  sidebarFinal = todoBlock(viaTui).lines.join("\n")
+  const typo = await typeTodo("done Shp teh package")
+  const typoToast = await tui.waitFor(/No task or phase matches "Shp teh package"/, { timeoutMs: 15_000 })
+  shot("8b-typo", typoToast)
+  check("a typo: an error toast naming what was typed, the list unchanged", blockHas(/5\/6 done/)(typoToast))
+  await sleep(3000)
+  const typedRequests = model.requests.length - typedBefore
+  console.log(
+    `model requests caused by a typed /todo done and a typo: ${typedRequests} (${secs(Date.now() - typo)} after the typo)`,
+  )
+  need("typed /todo verbs made no model request", typedRequests === 0, `${typedRequests} requests`)
+  check(
+    "the typed verb queued its note for the model",
+    (storedRecord()?.edits ?? []).some((e) =>
+      e.lines?.some((l) => l.includes('"Ship the package": blocked -> done')),
+    ),
+    JSON.stringify(storedRecord()?.edits?.map((e) => e.lines)),
+  )
+  // The next prompt carries the note once; the request after it does not.
+  const noteBefore = model.mainRequests().length
+  await tui.submit("What changed?")
+  await tui.waitFor(() => model.mainRequests().length > noteBefore, { timeoutMs: 120_000 })
+  await tui.waitFor((s) => !/esc interrupt/.test(s.text.join("\n")), { timeoutMs: 120_000 })
+  const noteRequests = model.mainRequests().slice(noteBefore)
+  const told = noteRequests.map(
+    (r) => (JSON.stringify(r.body.messages).match(/Ship the package\\": blocked -> done/g) ?? []).length,
+  )
+  check(
+    "the model is told of the typed change once, on its next request",
+    told[0] === 1 && noteRequests.length >= 1,
+    `mentions per request after the prompt: ${told.join(", ")}`,
+  )
 
   // 8. The list actions are on the dialog's first screen, with 9 tasks and with 40 (the host shows 19
   // rows at 50 lines and has no pinning). Long rows and headings end in "…" and keep their status.
@@ -561,10 +609,157 @@ try {
   await cleanup()
 }
 
+// 10. Toasts from the server: a nudge, a task the agent blocks, a completion reminder, all done. The
+// scripted model holds each next step until the check has seen the toast (the host shows one at a time).
+const toastStarted = Date.now()
+await toastRun()
+console.log(`toast run took ${secs(Date.now() - toastStarted)}`)
+// 11. The TUI plugin alone: it says once that the server plugin is missing, takes the /todo slash name,
+// and a typed verb still reaches no model.
+const aloneStarted = Date.now()
+await aloneRun()
+console.log(`TUI-alone run took ${secs(Date.now() - aloneStarted)}`)
+
 if (sidebarCapture)
   console.log(`\n--- sidebar block after the model's calls (200x50) ---\n${sidebarCapture}\n---`)
 if (sidebarFinal) console.log(`--- sidebar block at the end ---\n${sidebarFinal}\n---`)
-process.exit(report.finish(`${since()}, ${model.requests.length} model requests`))
+process.exit(report.finish(`${since()}, ${model.requests.length} model requests in the main run`))
+
+async function toastRun() {
+  const gates = new Map()
+  const gate = (name) => {
+    if (!gates.has(name)) {
+      let release
+      const opened = new Promise((resolve) => {
+        release = resolve
+      })
+      gates.set(name, { opened, release })
+    }
+    return gates.get(name)
+  }
+  const plan = [{ phase: "Work", items: ["Fetch the key", "Deploy"] }]
+  const toastModel = await startMockModel({
+    decide: async (_body, info) => {
+      if (info.kind !== "main") return undefined
+      const todo = info.toolResults.filter((r) => r.name === "todo").length
+      const bash = info.toolResults.filter((r) => r.name === "bash").length
+      const call = (name, args) => ({ toolCalls: [{ name, args }] })
+      if (todo === 0) return call("todo", { op: "init", list: plan })
+      if (bash === 0) return call("bash", { command: "true", description: "Try the deploy" })
+      if (todo === 1) {
+        await gate("nudge").opened
+        return call("todo", { op: "block", task: "Fetch the key", reason: "needs the staging key" })
+      }
+      if (todo === 2 && info.lastRole === "tool") {
+        await gate("blocked").opened
+        return { text: "Stopping here for now." }
+      }
+      if (todo === 2) {
+        await gate("reminder").opened
+        return call("todo", {
+          ops: [
+            { op: "unblock", task: "Fetch the key" },
+            { op: "done", task: "Fetch the key" },
+            { op: "done", task: "Deploy" },
+          ],
+        })
+      }
+      return { text: "Both done." }
+    },
+  })
+  const seen = async (name, pattern) => {
+    try {
+      const screen = await tui.waitFor(pattern, { timeoutMs: 180_000 })
+      shot(`12-toast-${name}`, screen)
+      const said = (screenText(screen).match(pattern) ?? [""])[0]
+      check(
+        `toast: ${name}`,
+        true,
+        said
+          .split("\n")
+          .at(-1)
+          .replace(/[┃\s]+$/, "")
+          .trim(),
+      )
+    } catch (error) {
+      check(`toast: ${name}`, false, error.message.split("\n")[0])
+    } finally {
+      gate(name).release()
+    }
+  }
+  try {
+    tui = await startTui({
+      modelUrl: toastModel.url,
+      serverPlugins: [SERVER_ENTRY],
+      tuiPlugins: [TUI_ENTRY],
+      // One shell command is enough for a nudge here (12 by default).
+      prepare: (dirs) => {
+        mkdirSync(join(dirs.project, ".opencode"), { recursive: true })
+        writeFileSync(join(dirs.project, ".opencode", "todo.json"), '{ "nudgeAfter": 1 }\n')
+      },
+    })
+    await tui.waitReady({ timeoutMs: 120_000 })
+    await tui.submit("Deploy it.")
+    await seen("nudge", /Nudged the agent to update its todo list\./)
+    await seen("blocked", /The agent blocked a task[\s\S]*"Fetch the key": needs the staging key/)
+    await seen("reminder", /Reminded the agent: 2 tasks open\./)
+    await seen("all done", /All done: 2\/2 tasks\./)
+  } catch (error) {
+    report.error(`toast run: ${error.message.split("\n")[0]}`)
+  } finally {
+    for (const name of ["nudge", "blocked", "reminder"]) gate(name).release()
+    try {
+      await tui?.stop()
+    } catch {}
+    await toastModel.close()
+  }
+}
+
+async function aloneRun() {
+  const aloneModel = await startMockModel({ decide: () => ({ text: "Plain reply." }) })
+  try {
+    tui = await startTui({ modelUrl: aloneModel.url, serverPlugins: [], tuiPlugins: [TUI_ENTRY] })
+    // The notice comes as soon as the TUI has its config, which can be before the prompt settles.
+    const notice = await tui.waitFor(/server plugin not loaded/, { timeoutMs: 120_000, intervalMs: 100 })
+    shot("13-tui-alone", notice)
+    check(
+      "TUI alone: a notice says the agent side is missing",
+      /agent has no todo tool/.test(
+        screenText(notice)
+          .replace(/\s*┃\s*/g, " ")
+          .replace(/\s+/g, " "),
+      ),
+    )
+    await tui.waitReady({ timeoutMs: 120_000 })
+    await tui.waitFor((s) => !/server plugin not loaded/.test(screenText(s)), { timeoutMs: 20_000 })
+    tui.type("/todo")
+    const popup = await tui.waitFor((s) => s.text.filter((l) => /\/todo(\s|$)/.test(l)).length >= 2, {
+      timeoutMs: 15_000,
+    })
+    const rows = popup.text.filter((l) => /┃\s*\/todo\s{2,}\S/.test(l))
+    check(
+      "TUI alone: /todo is the TUI command's own row",
+      rows.length === 1 && /no model turn/.test(rows[0] ?? ""),
+      rows.map((r) => r.trim()).join(" | "),
+    )
+    const before = aloneModel.requests.length
+    await typeTodo("done parser", { started: true })
+    await tui.waitFor(/Open a session first/, { timeoutMs: 15_000 })
+    await sleep(2000)
+    check(
+      "TUI alone: a typed /todo verb is not sent to the model as a chat message",
+      aloneModel.requests.length === before,
+      `${aloneModel.requests.length - before} requests`,
+    )
+  } catch (error) {
+    report.error(`TUI-alone run: ${error.message.split("\n")[0]}`)
+  } finally {
+    try {
+      await tui?.stop()
+    } catch {}
+    await aloneModel.close()
+  }
+}
 
 /** Types `/todo`, waits for the autocomplete, presses Enter; resolves with the dialog's screen. */
 async function openTodo() {
@@ -573,6 +768,25 @@ async function openTodo() {
   await sleep(300)
   tui.press("Enter")
   return tui.waitFor(/Append a task…[\s\S]*Import from TODO\.md…/, { timeoutMs: 15_000 })
+}
+
+/**
+ * Types `/todo <rest>` the way a person does (the name, a pause, a space, a pause, then the rest: in
+ * a burst the autocomplete's hide path eats the slash word), waits until it shows, presses Enter; resolves with the time of Enter.
+ */
+async function typeTodo(rest, { started = false } = {}) {
+  if (!started) {
+    tui.type("/todo")
+    await sleep(600)
+  }
+  tui.type(" ")
+  await sleep(600)
+  tui.type(rest)
+  await tui.waitFor(new RegExp(`/todo ${rest.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`), { timeoutMs: 20_000 })
+  await sleep(300)
+  const at = Date.now()
+  tui.press("Enter")
+  return at
 }
 
 /** Types into a dialog's filter and presses Enter on the first match; resolves with the time of Enter. */

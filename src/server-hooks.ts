@@ -8,6 +8,7 @@ import type { Hooks, Plugin, PluginInput } from "@opencode-ai/plugin"
 import { z } from "zod"
 import { type EditNote, isEditNote } from "./actions.ts"
 import { runCommand } from "./command-runner.ts"
+import { COMMAND_DESCRIPTION } from "./core/command.ts"
 import { type Config, limitsOf, STORED_LIMITS } from "./core/config.ts"
 import { type ExecuteResult, execute } from "./core/execute.ts"
 import { formatOutcome } from "./core/format.ts"
@@ -26,6 +27,7 @@ import {
   todoRefusal,
 } from "./core/session.ts"
 import { stepStubs } from "./core/stale.ts"
+import { listToasts, spokenToasts, type Toast } from "./core/toasts.ts"
 import { COMMAND_PART_KEY } from "./core/tui-protocol.ts"
 import { OP_NAMES, type OpName, type TodoList } from "./core/types.ts"
 import { PLUGIN_ID, TODO_TOOL } from "./core/words.ts"
@@ -70,20 +72,17 @@ function makeLogger(client: Client) {
 }
 
 /**
- * Shows a storage problem to the person at the keyboard as a TUI toast sent through the host, besides the log:
- * the store reports each problem once, so every one of them is shown.
+ * Shows a toast in the TUI attached to this server (a no-op without one); never throws, never waits.
+ * Session toasts and storage warnings both go through it.
  */
-function makeToaster(client: Client) {
-  return (message: string) => {
-    try {
-      const body = { title: "Todo storage", message, variant: "warning" as const, duration: 10_000 }
-      Promise.resolve(client.tui.showToast({ body })).catch(() => {})
-    } catch {
-      // No TUI to show it in: the log has it.
-    }
+function showToast(client: Client, toast: Toast): void {
+  try {
+    const body = { ...toast, duration: toast.variant === "warning" ? 8000 : 5000 }
+    Promise.resolve(client.tui.showToast({ body })).catch(() => {})
+  } catch {
+    // An older client without the TUI routes: nothing to show it on.
   }
 }
-
 const itemsField = z.array(z.string())
 const phaseSpec = z.object({ phase: z.string(), items: itemsField })
 
@@ -113,7 +112,6 @@ function joined(actions: readonly SessionAction[], type: "attach" | "inject"): s
 
 export const server: Plugin = async (input, options) => {
   const log = makeLogger(input.client)
-  const toast = makeToaster(input.client)
   const settings = await loadSettings({ directory: input.directory, options })
   for (const warning of settings.warnings) log("warn", warning)
   const config: Config = settings.config
@@ -127,7 +125,8 @@ export const server: Plugin = async (input, options) => {
     parse: (raw) => parseSnapshot(raw, STORED_LIMITS),
     warn: (message) => {
       log("warn", message)
-      toast(message)
+      // The store reports each problem once, and storage toasts show even with `toasts` off.
+      showToast(input.client, { title: "Todo storage", message, variant: "warning" })
     },
   })
   const sessions = new Map<string, Tracked>()
@@ -195,6 +194,7 @@ export const server: Plugin = async (input, options) => {
   async function step(s: Tracked, event: HostEvent): Promise<readonly SessionAction[]> {
     const result = stepSession(s.state, event, s.list, config, agents)
     s.state = result.session
+    for (const toast of spokenToasts(result.actions, s.list, config)) showToast(input.client, toast)
     for (const action of result.actions) {
       if (action.type === "forget") sessions.delete(s.id)
       else if (action.type === "remind") await remind(s.id, action)
@@ -336,6 +336,7 @@ export const server: Plugin = async (input, options) => {
               metadata: { ok: false, list: s.list },
             } as never
           }
+          for (const toast of listToasts(before, s.list, config)) showToast(input.client, toast)
           const outcome = result ?? execute(s.list, args, limits)
           // The ops as the core parsed them: a call without "op" has its op inferred from its shape.
           await step(s, {
@@ -364,8 +365,7 @@ export const server: Plugin = async (input, options) => {
         ...(c.command ?? {}),
         todo: {
           template: "$ARGUMENTS",
-          description:
-            "Show or change the todo list: /todo [show|done|start|drop|rm|append|export|import|copy|help] …",
+          description: COMMAND_DESCRIPTION,
         },
       }
       c.skills = { ...(c.skills ?? {}), paths: [...(c.skills?.paths ?? []), SKILLS_DIR] }

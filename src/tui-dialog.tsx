@@ -194,7 +194,7 @@ function showMarkdown(shell: Shell, markdown: string): void {
   ))
 }
 
-async function copyList(shell: Shell, session: string): Promise<void> {
+export async function copyList(shell: Shell, session: string): Promise<void> {
   const { api } = shell
   closeDialog(shell)
   const list = await shell.source.read(session)
@@ -220,7 +220,13 @@ async function copyList(shell: Shell, session: string): Promise<void> {
   ))
 }
 
-async function exportToFile(shell: Shell, session: string): Promise<void> {
+/** Writes TODO.md (or `path`), asking before it overwrites a file that is not ours unless `force`. */
+export async function exportToFile(
+  shell: Shell,
+  session: string,
+  path?: string,
+  force = false,
+): Promise<void> {
   const { api, toast } = shell
   closeDialog(shell)
   if (!shell.source.storeShared())
@@ -231,7 +237,7 @@ async function exportToFile(shell: Shell, session: string): Promise<void> {
   const list = await shell.source.read(session)
   if (list.length === 0) return toast("info", "The list is empty; nothing to export.")
   const write = async (force: boolean): Promise<void> => {
-    const out = await exportList(list, shell.directory(), undefined, force)
+    const out = await exportList(list, shell.directory(), path, force)
     if (out.ok) return toast("success", `Wrote ${out.value.tasks} tasks to ${out.value.path}.`)
     if (!out.needsConfirm) return toast("error", out.error)
     const confirm = overwriteConfirmation(out.path)
@@ -250,20 +256,30 @@ async function exportToFile(shell: Shell, session: string): Promise<void> {
       />
     ))
   }
-  await write(false)
+  await write(force)
 }
 
-async function importFromFile(shell: Shell, session: string): Promise<void> {
+/**
+ * Replaces the list from TODO.md (or `path`), asking first when that drops or rewrites work; `force`
+ * (a typed `--force`) lets a file with no tasks through to that question, as for /todo import.
+ */
+export async function importFromFile(
+  shell: Shell,
+  session: string,
+  path?: string,
+  force = false,
+): Promise<void> {
   const { api, toast } = shell
   closeDialog(shell)
   const problem = shell.source.editProblem()
   if (problem) return toast("error", problem)
-  const file = await readImport(shell.directory(), undefined)
+  const file = await readImport(shell.directory(), path)
   if (!file.ok) return toast("error", file.error)
-  const { path, text } = file.value
-  const incoming = importMarkdown(text, shell.limits)
-  const decision = importDecision(await shell.source.read(session), incoming, path)
-  const headline = REPLACE_HEADLINES.import(path)
+  const { text } = file.value
+  const read = file.value.path
+  const incoming = importMarkdown(text, shell.limits, { force })
+  const decision = importDecision(await shell.source.read(session), incoming, read)
+  const headline = REPLACE_HEADLINES.import(read)
   if (decision.kind === "apply") return applyMarkdown(shell, session, text, headline)
   if (decision.kind !== "confirm") return toast(decision.toast.variant, decision.toast.message)
   api.ui.dialog.replace(() => (

@@ -34,7 +34,7 @@ export interface Shell {
   readonly store: Store
   readonly source: ListSource
   readonly limits: Limits
-  readonly toast: (variant: Variant, message: string) => void
+  readonly toast: (variant: Variant, message: string, title?: string) => void
   /** The project folder (export and import resolve TODO.md there). */
   readonly directory: () => string
 }

@@ -29,7 +29,13 @@ const tui: TuiPlugin = async (api, options) => {
 
   const toast = (variant: Variant, text: string, title = "Todo") => {
     try {
-      api.ui.toast({ variant, title, message: text, duration: variant === "error" ? 8000 : 4000 })
+      // Warnings and errors stay longer: they ask the reader to do something.
+      api.ui.toast({
+        variant,
+        title,
+        message: text,
+        duration: variant === "info" || variant === "success" ? 4000 : 8000,
+      })
     } catch {
       // No toast support: nothing else to report through.
     }

@@ -1,5 +1,13 @@
-import { describe, expect, it } from "vitest"
-import { parseCommand, resolveTarget, tokenize } from "../src/core/command.ts"
+import { describe, expect, it, test } from "vitest"
+import {
+  COMMAND_DESCRIPTION,
+  parseCommand,
+  resolveTarget,
+  TYPED_HELP,
+  todoArguments,
+  tokenize,
+  typedError,
+} from "../src/core/command.ts"
 import type { TodoList } from "../src/core/types.ts"
 
 const list: TodoList = [
@@ -47,6 +55,40 @@ describe("resolveTarget", () => {
       ok: false,
       error: 'No task or phase matches "deploy". Run /todo to see the list.',
     })
+  })
+  it("a partial name counts only tasks the verb can change, then any task", () => {
+    const some: TodoList = [
+      {
+        name: "Build",
+        tasks: [
+          { text: "Write the parser", status: "completed" },
+          { text: "Test the parser", status: "pending" },
+          { text: "Fix the parser crash", status: "blocked" },
+        ],
+      },
+    ]
+    expect(resolveTarget(some, "parser", undefined, "done")).toEqual({
+      ok: false,
+      error:
+        '"parser" matches 2: task "Test the parser", task "Fix the parser crash". Type more of the name.',
+    })
+    expect(resolveTarget(some, "parser", undefined, "unblock")).toEqual({
+      ok: true,
+      value: { kind: "task", text: "Fix the parser crash" },
+    })
+    expect(resolveTarget(some, "parser", undefined, "block")).toEqual({
+      ok: true,
+      value: { kind: "task", text: "Test the parser" },
+    })
+    // Nothing the verb can change matches: the one done task does, and the op says it is done.
+    expect(resolveTarget(some, "write", undefined, "done")).toEqual({
+      ok: true,
+      value: { kind: "task", text: "Write the parser" },
+    })
+    // Exact text is never skipped; rm takes any status.
+    expect(resolveTarget(some, "Write the parser", undefined, "done").ok).toBe(true)
+    expect(resolveTarget(some, "parser", undefined, "rm")).toMatchObject({ ok: false, error: /matches 3/ })
+    expect(parseCommand("done parser", some)).toMatchObject({ ok: false, error: /matches 2/ })
   })
   it("ignores phases when only tasks are allowed", () => {
     expect(resolveTarget(list, "Build", { task: true, phase: false })).toEqual({
@@ -184,5 +226,41 @@ describe("parseCommand", () => {
       expect(result.error.split("\n")[0]).toBe('Unknown /todo verb "finish".')
       expect(result.error).toContain("/todo append")
     }
+  })
+})
+
+describe("a /todo line typed in the TUI", () => {
+  test("todoArguments takes /todo alone or followed by whitespace, and nothing else", () => {
+    expect(todoArguments("/todo")).toBe("")
+    expect(todoArguments("  /todo  ")).toBe("")
+    expect(todoArguments("/todo done parser")).toBe("done parser")
+    expect(todoArguments("/todo\tdone  the parser ")).toBe("done  the parser")
+    expect(todoArguments("/todo block x -- needs\nreview")).toBe("block x -- needs\nreview")
+    for (const other of [
+      "/todos",
+      "/todo-x",
+      "/to",
+      "todo done x",
+      "please /todo done x",
+      "/Todo done x",
+      "",
+    ])
+      expect(todoArguments(other)).toBeUndefined()
+  })
+
+  test("typedError keeps one line and points to the help instead of the usage", () => {
+    const unknown = parseCommand("finish parser", [])
+    expect(unknown.ok).toBe(false)
+    if (unknown.ok) return
+    expect(typedError(unknown.error)).toBe('Unknown /todo verb "finish". /todo help lists the verbs.')
+    expect(typedError('No task or phase matches "x". Run /todo to see the list.')).toBe(
+      'No task or phase matches "x". Run /todo to see the list.',
+    )
+  })
+
+  test("the help and the autocomplete description fit their boxes", () => {
+    for (const line of TYPED_HELP.split("\n")) expect(line.length).toBeLessThanOrEqual(54)
+    // At 80 columns the autocomplete shows about 50 columns of it: the verbs come first.
+    expect(COMMAND_DESCRIPTION.slice(0, 50)).toContain("done|start|block")
   })
 })

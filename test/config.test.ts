@@ -19,9 +19,19 @@ describe("defaults", () => {
         maxTasks: 200,
         maxPhases: 30,
         sidebarRows: 14,
+        toasts: true,
       },
       warnings: [],
     })
+  })
+
+  test("toasts: on by default; todo.json or OPENCODE_TODO_TOASTS turns them off; a bad value warns and keeps it", () => {
+    expect(resolveConfig({ env: {}, projectText: json({ toasts: false }) }).config.toasts).toBe(false)
+    expect(resolveConfig({ env: { OPENCODE_TODO_TOASTS: "false" } }).config.toasts).toBe(false)
+    const bad = resolveConfig({ env: { OPENCODE_TODO_TOASTS: "sometimes" } })
+    expect(bad.config.toasts).toBe(true)
+    expect(bad.warnings).toHaveLength(1)
+    expect(bad.warnings[0]).toMatch(/^OPENCODE_TODO_TOASTS \(toasts\): expected true or false/)
   })
 
   test("sidebarRows: a tui.json entry sets it; a bad value warns and keeps the previous one", () => {

@@ -286,3 +286,56 @@ describe("the host's system prompt", () => {
     expect(warnings[0]).toMatch(/^warn: .*Task Management section/)
   })
 })
+
+describe("toasts", () => {
+  it("a nudge on the request that carries it, once", async () => {
+    const h = await nudgeQueued()
+    expect(h.toasts).toEqual([])
+    await nextRequest(h, "s1")
+    await nextRequest(h, "s1")
+    expect(h.toasts.map((t) => t.message)).toEqual(["Nudged the agent to update its todo list."])
+  })
+
+  it("a task the agent blocks, with its reason; all done once", async () => {
+    const h = await host()
+    await h.event("session.created", { info: { id: "s1" } })
+    await prompt(h, "s1", "Fix the parser")
+    await h.call("s1", PLAN)
+    await h.call("s1", { op: "block", task: "Write parser", reason: "needs the grammar" })
+    expect(h.toasts).toEqual([
+      { title: "The agent blocked a task", message: '"Write parser": needs the grammar', variant: "warning" },
+    ])
+    await h.call("s1", {
+      ops: [
+        { op: "unblock", task: "Write parser" },
+        { op: "done", phase: "Build" },
+      ],
+    })
+    await h.call("s1", { op: "view" })
+    expect(h.toasts.slice(1)).toEqual([
+      { title: "Todo", message: "All done: 2/2 tasks.", variant: "success" },
+    ])
+  })
+
+  it("a completion reminder says how much is open", async () => {
+    const h = await host()
+    await h.event("session.created", { info: { id: "s1" } })
+    await prompt(h, "s1", "Fix the parser")
+    await h.call("s1", PLAN)
+    await h.event("session.idle", { sessionID: "s1" })
+    expect(h.prompts).toHaveLength(1)
+    expect(h.toasts.map((t) => t.message)).toEqual(["Reminded the agent: 2 tasks open."])
+  })
+
+  it("none with toasts: false", async () => {
+    const h = await startHost({ todoJson: { toasts: false } })
+    hosts.push(h)
+    await h.event("session.created", { info: { id: "s1" } })
+    await prompt(h, "s1", "Fix the parser")
+    await h.call("s1", PLAN)
+    await h.call("s1", { op: "block", task: "Write parser" })
+    await h.call("s1", { op: "done", phase: "Build" })
+    await h.event("session.idle", { sessionID: "s1" })
+    expect(h.toasts).toEqual([])
+  })
+})

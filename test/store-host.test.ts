@@ -41,7 +41,8 @@ describe("through the server plugin", () => {
     expect((await h.call("ses_1", PLAN)).ok).toBe(true)
     expect((await h.call("ses_1", { op: "done", task: "Write parser" })).ok).toBe(true)
     const unusable = `Todo storage in ${h.storeDir} is not usable (ENOTDIR); todo lists are kept in memory only for now. The next change tries the disk again.`
-    expect(h.toasts).toEqual([`warning: ${unusable}`])
+    const storage = (message: string) => ({ title: "Todo storage", message, variant: "warning" })
+    expect(h.toasts).toEqual([storage(unusable)])
     expect(h.logs).toContain(`warn: ${unusable}`)
     await rm(h.storeDir)
     const reply = await h.call("ses_1", { op: "append", phase: "Build", items: ["Ship"] })
@@ -53,8 +54,10 @@ describe("through the server plugin", () => {
       { text: "Ship", status: "pending" },
     ])
     expect(h.toasts).toEqual([
-      `warning: ${unusable}`,
-      `warning: Todo storage in ${h.storeDir} works again; the todo list of session "ses_1", kept in memory meanwhile, is saved.`,
+      storage(unusable),
+      storage(
+        `Todo storage in ${h.storeDir} works again; the todo list of session "ses_1", kept in memory meanwhile, is saved.`,
+      ),
     ])
   })
 

@@ -871,9 +871,11 @@ describe("the lock file", () => {
     const next = await store.update("s", append("a"))
     holders.stop()
     expect([texts(next), next.persisted, next.busy]).toEqual([[], true, true])
-    // 4 x 300 ms of its own time, counted from its first attempt (a hand-over may land just before it).
+    // 4 x 300 ms of its own time, counted from its first attempt. Hand-overs keep moving the clock in
+    // 50 ms steps while the store finishes its last wait and reads, and a loaded machine lets several land
+    // in that gap: the bound only has to tell 4 x lockWaitMs from 5 x.
     expect(gaveUpAt - from).toBeGreaterThanOrEqual(1200)
-    expect(gaveUpAt - from).toBeLessThanOrEqual(1250)
+    expect(gaveUpAt - from).toBeLessThan(1500)
     expect(warnings).toEqual([])
   })
 

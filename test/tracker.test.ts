@@ -849,6 +849,7 @@ describe("user-edit notice", () => {
           { compacted: true, edits: { lines: ['done "Add tests"'], removed: [], omitted: 0 }, nudge: 12 },
           OPEN,
         )!,
+        nudged: true,
       },
     ])
   })

@@ -75,6 +75,24 @@ export async function proveSteering({ host, model, check }) {
       !/^# Task Management/m.test(childSystem),
   )
 
+  // An agent whose rules deny todo (the smoke host's `review`) loses the passages the same way.
+  from = model.requests.length
+  const reviewSession = await host.createSession()
+  await host.turn(reviewSession.id, PROMPT, {
+    agent: "review",
+    model: { providerID: "mock", modelID: CLAUDE },
+    idleTimeoutMs: 150_000,
+  })
+  const deniedSystem = systemOf(mainOf(CLAUDE, from))
+  check(
+    "an agent whose rules deny todo: its prompt names neither todowrite nor `todo`",
+    deniedSystem.length > 0 &&
+      !BUILT_IN.test(deniedSystem) &&
+      !deniedSystem.includes("`todo`") &&
+      !/^# Task Management/m.test(deniedSystem),
+    `${deniedSystem.length} chars`,
+  )
+
   const sent = model.requests.slice(since)
   const naming = sent.filter((r) => BUILT_IN.test(systemOf(r)))
   check(

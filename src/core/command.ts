@@ -4,7 +4,7 @@
 
 import { appendPhase, clean, eachTask } from "./list.ts"
 import { fail, ok, type Result } from "./result.ts"
-import type { Op, Target, TodoList } from "./types.ts"
+import { OPEN, type Op, type Target, type TaskStatus, type TodoList } from "./types.ts"
 import { preview } from "./words.ts"
 
 export type CommandPlan =
@@ -63,26 +63,44 @@ function blankName(verb: string): string {
   return `The name is blank; give the task or phase to ${verb}, or run /todo to see the list.`
 }
 
-type Candidate = { readonly kind: "task" | "phase"; readonly name: string }
+type Candidate = { readonly kind: "task" | "phase"; readonly name: string; readonly eligible: boolean }
+
+/** The task statuses each verb can change; a partial name skips the others (rm and unlisted verbs take any). */
+const ELIGIBLE: Readonly<Record<string, ReadonlySet<TaskStatus>>> = {
+  start: new Set(["pending", "blocked"]),
+  done: OPEN,
+  drop: OPEN,
+  block: new Set(["pending", "in_progress"]),
+  unblock: new Set(["blocked"]),
+}
 
 /**
  * Resolves what the user typed to one task or phase: exact text first (case-sensitive,
- * then case-insensitive), then a unique prefix, then a unique substring. An ambiguous
- * match is an error that lists the candidates.
+ * then case-insensitive), then a unique prefix, then a unique substring. A prefix or substring
+ * first counts only tasks `verb` can change (`done parser` skips a parser task already done), so
+ * an ambiguous match lists only those. An ambiguous match is an error that lists the candidates.
  */
 export function resolveTarget(
   list: TodoList,
   typed: string,
   allow: { task: boolean; phase: boolean } = { task: true, phase: true },
+  verb?: string,
 ): Result<Target> {
   const query = clean(typed)
+  const eligible = verb === undefined ? undefined : ELIGIBLE[verb]
   const candidates: Candidate[] = []
-  if (allow.task) for (const { task } of eachTask(list)) candidates.push({ kind: "task", name: task.text })
-  if (allow.phase) for (const phase of list) candidates.push({ kind: "phase", name: phase.name })
+  if (allow.task)
+    for (const { task } of eachTask(list))
+      candidates.push({ kind: "task", name: task.text, eligible: eligible?.has(task.status) ?? true })
+  if (allow.phase)
+    for (const phase of list) candidates.push({ kind: "phase", name: phase.name, eligible: true })
   const lower = query.toLowerCase()
   const stages: ((c: Candidate) => boolean)[] = [
     (c) => c.name === query,
     (c) => c.name.toLowerCase() === lower,
+    (c) => c.eligible && c.name.toLowerCase().startsWith(lower),
+    (c) => c.eligible && c.name.toLowerCase().includes(lower),
+    // Only tasks the verb cannot change match: the op then says why (already done, not blocked).
     (c) => c.name.toLowerCase().startsWith(lower),
     (c) => c.name.toLowerCase().includes(lower),
   ]
@@ -165,7 +183,7 @@ export function parseCommand(input: string, list: TodoList): Result<CommandPlan>
           return fail(`${verb} needs a ${verb === "start" ? "task" : "task or phase"}: /todo ${verb} <name>`)
         return ok({ kind: "ops", verb, ops: [{ op: verb, target: { kind: "all" } }] })
       }
-      const resolved = resolveTarget(list, arg, { task: true, phase: verb !== "start" })
+      const resolved = resolveTarget(list, arg, { task: true, phase: verb !== "start" }, verb)
       if (!resolved.ok) return resolved
       const target = resolved.value
       const op: Op =
@@ -179,7 +197,7 @@ export function parseCommand(input: string, list: TodoList): Result<CommandPlan>
       if (nameWords.length > 0 && nameText === "") return fail(blankName(verb))
       if (nameText === "") return fail("block needs a task or phase: /todo block <name> [-- reason]")
       const reason = clean(tokenize(rawReason).join(" "))
-      const resolved = resolveTarget(list, nameText)
+      const resolved = resolveTarget(list, nameText, { task: true, phase: true }, verb)
       if (!resolved.ok) return resolved
       const op: Op = reason
         ? { op: "block", target: resolved.value, reason }
@@ -189,4 +207,35 @@ export function parseCommand(input: string, list: TodoList): Result<CommandPlan>
     default:
       return fail(`Unknown /todo verb "${preview(verb, 30)}".\n${COMMAND_USAGE}`)
   }
+}
+
+/** The server command's description: the one `/todo` row of the prompt's autocomplete (about 50 columns show at 80). */
+export const COMMAND_DESCRIPTION =
+  "Todo list: open it, or done|start|block|drop|rm|append <task>, edit, copy, export, import, help"
+
+/** The verbs as the TUI's help toast lists them: short lines for its 54-column box. */
+export const TYPED_HELP = [
+  "/todo                      open the list",
+  "/todo done|start|drop|rm <task>",
+  "/todo block <task> -- reason",
+  "/todo unblock <task>",
+  '/todo append ["phase"] <task>',
+  "/todo edit | copy",
+  "/todo export|import [path]",
+].join("\n")
+
+/**
+ * The text after `/todo` when a prompt line is a /todo command (the name, then whitespace or the end),
+ * else undefined: `/todos` or `/todo-x` are other commands, and text before the slash is a message.
+ */
+export function todoArguments(line: string): string | undefined {
+  const match = /^\s*\/todo(?:\s+([\s\S]*))?$/.exec(line)
+  if (!match) return undefined
+  return (match[1] ?? "").trim()
+}
+
+/** An error as one toast: its first line, pointing to the help when the rest (the usage) is left out. */
+export function typedError(error: string): string {
+  const [first = "", ...rest] = error.split("\n")
+  return rest.length > 0 ? `${first} /todo help lists the verbs.` : first
 }

@@ -31,6 +31,8 @@ export interface Config {
   readonly maxPhases: number
   /** Rows of the TUI's sidebar block, header included (usually set in the tui.json entry). */
   readonly sidebarRows: number
+  /** Toasts about what the session does on its own (reminder, nudge, a blocked task, all done). Storage errors always show. */
+  readonly toasts: boolean
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -46,6 +48,7 @@ export const DEFAULT_CONFIG: Config = {
   maxTasks: DEFAULT_LIMITS.maxTasks,
   maxPhases: DEFAULT_LIMITS.maxPhases,
   sidebarRows: DEFAULT_SIDEBAR_ROWS,
+  toasts: true,
 }
 
 type Key = keyof Config
@@ -69,6 +72,7 @@ const RULES: { readonly [K in Key]: Rule } = {
   maxTasks: { kind: "int", min: 1, max: 2000 },
   maxPhases: { kind: "int", min: 1, max: 200 },
   sidebarRows: { kind: "int", min: MIN_ROWS, max: 60 },
+  toasts: { kind: "bool" },
 }
 
 const KEYS = Object.keys(RULES) as Key[]
@@ -79,6 +83,7 @@ export const ENV_KEYS: Readonly<Record<string, Key>> = {
   OPENCODE_TODO_REMINDERS: "reminders",
   OPENCODE_TODO_REMINDERS_MAX: "remindersMax",
   OPENCODE_TODO_EAGER: "eager",
+  OPENCODE_TODO_TOASTS: "toasts",
 }
 
 export interface ConfigInput {

@@ -161,6 +161,8 @@ export interface TrackerAction {
   readonly type: "attach" | "inject" | "remind"
   readonly kind: NoticeKind
   readonly text: string
+  /** Set on a merged text ("notices") that carries a nudge, so a toast can say one went out. */
+  readonly nudged?: true
 }
 
 export interface Step {
@@ -340,7 +342,14 @@ function deliver(
   const text = noticesText(notices, list)
   const kinds = (Object.keys(notices) as (keyof Notices)[]).map((key) => NOTICE_KINDS[key])
   return {
-    actions: text === undefined ? [] : [{ type, kind: kinds.length === 1 ? kinds[0]! : "notices", text }],
+    actions:
+      text === undefined
+        ? []
+        : [
+            kinds.length === 1
+              ? { type, kind: kinds[0]!, text }
+              : { type, kind: "notices", text, ...(notices.nudge ? { nudged: true as const } : {}) },
+          ],
     pending: {
       resume: take.resume ? false : pending.resume,
       compaction: take.compaction ? false : pending.compaction,
