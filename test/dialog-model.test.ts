@@ -115,6 +115,14 @@ describe("importDecision", () => {
     })
   })
 
+  it("with a typed --force, a file with no tasks is an import like any other: it asks to replace", () => {
+    const forced = importMarkdown("# My notes\n", DEFAULT_LIMITS, { force: true })
+    expect(importDecision(opened, forced, "NOTES.md")).toMatchObject({
+      kind: "confirm",
+      confirm: { title: "Replace the list?" },
+    })
+  })
+
   it("applies a file with no tasks at once when the list has none to lose", () => {
     expect(importDecision([], importMarkdown("", DEFAULT_LIMITS), "TODO.md")).toEqual({ kind: "apply" })
   })
