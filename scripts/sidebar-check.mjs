@@ -389,6 +389,19 @@ try {
     imported?.text === "Write the parser" && imported.status === "completed",
     JSON.stringify(imported),
   )
+  // A title-only file would clear the list: Import asks first, and closing the question keeps the list.
+  writeFileSync(todoFile, "# My own notes\n")
+  await openEntry("Import from TODO.md")
+  shot("7b-clear", await tui.waitFor(/Clear the list\?/, { timeoutMs: 10_000 }))
+  await sleep(300)
+  tui.press("Escape")
+  await sleep(800)
+  const notCleared = storedRecord()?.list?.flatMap((phase) => phase.tasks) ?? []
+  check(
+    "Import asked before a title-only TODO.md cleared the list; closing the question kept it",
+    notCleared.length === 5,
+    `${notCleared.length} tasks stored`,
+  )
 
   // 6. Append: text, then the phase.
   await openEntry("Append a task")

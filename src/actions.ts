@@ -2,15 +2,18 @@
 // and the TUI: run verbs, replace the list (editor, import), export it. Each change is
 // one locked read-modify-write, so it cannot lose a concurrent tool call's update.
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path"
+import { readlink, realpath } from "node:fs/promises"
+import { homedir } from "node:os"
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path"
 import { diffLists, type ListDiff } from "./core/diff.ts"
 import { executeOps } from "./core/execute.ts"
-import { importMarkdown } from "./core/import.ts"
+import { type ImportOptions, importMarkdown } from "./core/import.ts"
 import { taskCount } from "./core/list.ts"
 import { isTodoExport, renderMarkdown } from "./core/markdown.ts"
 import { fail, isRecord, ok, type Result } from "./core/result.ts"
 import type { Limits, Op, TodoList } from "./core/types.ts"
+import { entryKind, readProblemText, readTextFile, replaceFile, TODO_MAX_BYTES } from "./safe-file.ts"
+import { describeError, type Fs } from "./store/files.ts"
 import { LIST_BUSY, type Store } from "./store/store.ts"
 
 export type EditOutcome =
@@ -98,7 +101,8 @@ export function runUserOps(
 
 /**
  * Replaces the list with one read from Markdown (editor or import), in the normal form; the diff's
- * lines start with the notes on how the file was read. A parse error changes nothing.
+ * lines start with the notes on how the file was read. A parse error, or a file with no tasks that is
+ * not our export without `force`, changes nothing (see core/import.ts).
  */
 export function replaceFromMarkdown(
   store: Store,
@@ -106,24 +110,80 @@ export function replaceFromMarkdown(
   markdown: string,
   limits: Limits,
   notify: Notify,
+  options: ImportOptions = {},
 ): Promise<EditOutcome> {
-  return change(store, session, notify, () => importMarkdown(markdown, limits))
+  return change(store, session, notify, () => importMarkdown(markdown, limits, options))
 }
 
 /**
- * Resolves a user-given path against the project directory. Relative paths may not
- * climb out of the project; absolute paths are taken as the user wrote them.
+ * Resolves a user-given path against the project directory, by its letters only: relative paths may not climb
+ * out of the project, `~/…` is the home folder, absolute paths are taken as the user wrote them.
  */
 export function resolveProjectPath(directory: string, path: string | undefined): Result<string> {
   const wanted = path?.trim() || "TODO.md"
   if (wanted.includes("\0")) return fail("The path contains a NUL character.")
+  const home = homePath(wanted)
+  if (home !== undefined) return ok(home)
   const full = resolve(directory, wanted)
-  if (!isAbsolute(wanted)) {
-    const rel = relative(directory, full)
-    if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel))
-      return fail(`"${wanted}" leads outside the project; give a path inside it, or an absolute path.`)
-  }
+  if (!isAbsolute(wanted) && !inside(directory, full)) return fail(outsideText(wanted))
   return ok(full)
+}
+
+function homePath(wanted: string): string | undefined {
+  if (wanted === "~") return homedir()
+  return /^~[/\\]/.test(wanted) ? join(homedir(), wanted.slice(2)) : undefined
+}
+
+function inside(folder: string, path: string): boolean {
+  const rel = relative(folder, path)
+  return !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel))
+}
+
+function outsideText(wanted: string, real?: string): string {
+  const to = real === undefined ? "" : ` (to ${real})`
+  return `"${wanted}" leads outside the project${to}; give a path inside it, or an absolute path.`
+}
+
+async function realOrSelf(path: string): Promise<string> {
+  try {
+    return await realpath(path)
+  } catch {
+    return path
+  }
+}
+
+/** The path with every existing folder on the way resolved through its links; missing folders kept as written. */
+async function realFolderPath(path: string): Promise<string> {
+  const missing: string[] = [basename(path)]
+  let folder = dirname(path)
+  for (;;) {
+    try {
+      return join(await realpath(folder), ...missing)
+    } catch {
+      const up = dirname(folder)
+      if (up === folder) return path
+      missing.unshift(basename(folder))
+      folder = up
+    }
+  }
+}
+
+/**
+ * Where a user-given path really leads: links in its folders resolved, and for reading also a link at the
+ * file itself. The project rule applies to that real path unless the user typed an absolute or home path.
+ */
+export async function resolveRealPath(
+  directory: string,
+  path: string | undefined,
+  followFile: boolean,
+): Promise<Result<string>> {
+  const lexical = resolveProjectPath(directory, path)
+  if (!lexical.ok) return lexical
+  const wanted = path?.trim() || "TODO.md"
+  let real = await realFolderPath(lexical.value)
+  if (followFile) real = await realOrSelf(real)
+  if (isAbsolute(wanted) || homePath(wanted) !== undefined) return ok(real)
+  return inside(await realOrSelf(directory), real) ? ok(real) : fail(outsideText(wanted, real))
 }
 
 export interface Exported {
@@ -135,20 +195,31 @@ export interface Exported {
 /** A refused export may need the user's confirmation to overwrite `path`. */
 export type ExportOutcome = Result<Exported, { readonly needsConfirm?: boolean; readonly path?: string }>
 
-/** Writes the list as TODO.md. A file that is not one of our exports is overwritten only with `force`. */
-export function exportList(
+/**
+ * Writes the list as TODO.md, atomically. A file that is not one of our exports is overwritten only with `force`;
+ * a symbolic link or a special file never is. Replies name the real path written.
+ */
+export async function exportList(
   list: TodoList,
   directory: string,
   path: string | undefined,
   force: boolean,
-): ExportOutcome {
-  const target = resolveProjectPath(directory, path)
+  fs?: Fs,
+): Promise<ExportOutcome> {
+  const target = await resolveRealPath(directory, path, false)
   if (!target.ok) return target
   const file = target.value
   try {
-    if (!force && existsSync(file)) {
-      const existing = readFileSync(file, "utf8")
-      if (!isTodoExport(existing))
+    const kind = await entryKind(file)
+    if (kind === "link")
+      return fail(
+        `${file} is a symbolic link${await linkTarget(file)}; export never writes through a link, even with --force. Remove the link, or choose another path.`,
+      )
+    if (kind === "other")
+      return fail(`${file} is not a regular file; export writes only regular files. Choose another path.`)
+    if (kind === "file" && !force) {
+      const existing = await readTextFile(file, TODO_MAX_BYTES)
+      if (!existing.ok || !isTodoExport(existing.text))
         return {
           ...fail(
             `${file} exists and is not a todo export; overwrite it with --force, or choose another path.`,
@@ -158,30 +229,34 @@ export function exportList(
         }
     }
     const text = renderMarkdown(list)
-    mkdirSync(dirname(file), { recursive: true })
-    writeFileSync(file, text)
+    await replaceFile(file, text, fs)
     return ok({ path: file, bytes: Buffer.byteLength(text), tasks: taskCount(list) })
   } catch (error) {
-    return fail(`Could not write ${file}: ${(error as Error).message}`)
+    return fail(
+      `Could not write ${file} (${describeError(error)}); nothing was changed. Free space or choose another path.`,
+    )
+  }
+}
+
+async function linkTarget(path: string): Promise<string> {
+  try {
+    return ` to ${await readlink(path)}`
+  } catch {
+    return ""
   }
 }
 
 /** Reads a TODO.md for import; the caller replaces the list with `replaceFromMarkdown`. */
-export function readImport(
+export async function readImport(
   directory: string,
   path: string | undefined,
-): Result<{ readonly path: string; readonly text: string }> {
-  const target = resolveProjectPath(directory, path)
+): Promise<Result<{ readonly path: string; readonly text: string }>> {
+  const target = await resolveRealPath(directory, path, true)
   if (!target.ok) return target
   const file = target.value
-  try {
-    return ok({ path: file, text: readFileSync(file, "utf8") })
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    return fail(
-      code === "ENOENT"
-        ? `${file} does not exist; export first with /todo export, or give another path.`
-        : `Could not read ${file}: ${(error as Error).message}`,
-    )
-  }
+  const read = await readTextFile(file, TODO_MAX_BYTES)
+  if (read.ok) return ok({ path: file, text: read.text })
+  if (read.kind === "missing")
+    return fail(`${file} does not exist; export first with /todo export, or give another path.`)
+  return fail(`${file} ${readProblemText(read)}; import reads a regular UTF-8 file of at most 4 MB.`)
 }

@@ -41,7 +41,7 @@ export async function runCommand(
         error: `Editing in $EDITOR needs the ${PLUGIN_ID} TUI plugin (choose Edit in the /todo dialog). Here, use /todo export, edit TODO.md, then /todo import.`,
       })
     case "export": {
-      const out = exportList(list, directory, plan.path, plan.force)
+      const out = await exportList(list, directory, plan.path, plan.force)
       return unchanged(
         out.ok
           ? {
@@ -52,10 +52,10 @@ export async function runCommand(
       )
     }
     case "import": {
-      const file = readImport(directory, plan.path)
+      const file = await readImport(directory, plan.path)
       if (!file.ok) return unchanged({ error: file.error })
       const { path, text } = file.value
-      const out = await replaceFromMarkdown(store, session, text, limits, "none")
+      const out = await replaceFromMarkdown(store, session, text, limits, "none", { force: plan.force })
       const report: CommandReport = out.ok
         ? {
             lines: [`imported ${path}`, ...out.diff.lines],

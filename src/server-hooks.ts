@@ -112,10 +112,13 @@ function joined(actions: readonly SessionAction[], type: "attach" | "inject"): s
 
 export const server: Plugin = async (input, options) => {
   const log = makeLogger(input.client)
-  const settings = loadSettings({ directory: input.directory, options })
+  const settings = await loadSettings({ directory: input.directory, options })
   for (const warning of settings.warnings) log("warn", warning)
   const config: Config = settings.config
-  if (!config.enabled) return {}
+  if (!config.enabled) {
+    if (settings.disabled) log("info", settings.disabled)
+    return {}
+  }
   const limits = limitsOf(config)
   const store: Store = createStore({
     dir: todoDir(),

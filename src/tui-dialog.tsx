@@ -2,8 +2,7 @@
 // Copy, Export and Import. What each screen shows and says comes from src/core/dialog-model.ts; this
 // file puts it on screen and carries the choice out.
 
-import { existsSync } from "node:fs"
-import { exportList, readImport, resolveProjectPath } from "./actions.ts"
+import { exportList, readImport } from "./actions.ts"
 import {
   actionOp,
   blockPrompt,
@@ -21,8 +20,9 @@ import {
   type TaskAction,
   taskActions,
 } from "./core/dialog-model.ts"
+import { importMarkdown } from "./core/import.ts"
 import { appendPhase, findTask } from "./core/list.ts"
-import { parseMarkdown, renderMarkdown } from "./core/markdown.ts"
+import { renderMarkdown } from "./core/markdown.ts"
 import { preview } from "./core/words.ts"
 import { editInEditor } from "./tui-editor.tsx"
 import { applyMarkdown, applyOps, closeDialog, message, safely } from "./tui-edits.ts"
@@ -236,8 +236,8 @@ export async function exportToFile(
     )
   const list = await shell.source.read(session)
   if (list.length === 0) return toast("info", "The list is empty; nothing to export.")
-  const write = (force: boolean) => {
-    const out = exportList(list, shell.directory(), path, force)
+  const write = async (force: boolean): Promise<void> => {
+    const out = await exportList(list, shell.directory(), path, force)
     if (out.ok) return toast("success", `Wrote ${out.value.tasks} tasks to ${out.value.path}.`)
     if (!out.needsConfirm) return toast("error", out.error)
     const confirm = overwriteConfirmation(out.path)
@@ -247,7 +247,7 @@ export async function exportToFile(
         message={confirm.message}
         onConfirm={() => {
           closeDialog(shell)
-          write(true)
+          safely(shell, write(true))
         }}
         onCancel={() => {
           closeDialog(shell)
@@ -256,30 +256,32 @@ export async function exportToFile(
       />
     ))
   }
-  write(force)
+  await write(force)
 }
 
-/** Replaces the list from TODO.md (or `path`), asking first when that drops or rewrites work. */
-export async function importFromFile(shell: Shell, session: string, path?: string): Promise<void> {
+/**
+ * Replaces the list from TODO.md (or `path`), asking first when that drops or rewrites work; `force`
+ * (a typed `--force`) lets a file with no tasks through to that question, as for /todo import.
+ */
+export async function importFromFile(
+  shell: Shell,
+  session: string,
+  path?: string,
+  force = false,
+): Promise<void> {
   const { api, toast } = shell
   closeDialog(shell)
   const problem = shell.source.editProblem()
   if (problem) return toast("error", problem)
-  const file = readImport(shell.directory(), path)
-  if (!file.ok) {
-    const target = resolveProjectPath(shell.directory(), path)
-    if (!target.ok) return toast("error", target.error)
-    const full = target.value
-    return toast("error", existsSync(full) ? file.error : `${full} does not exist; export the list first.`)
-  }
+  const file = await readImport(shell.directory(), path)
+  if (!file.ok) return toast("error", file.error)
   const { text } = file.value
   const read = file.value.path
-  const parsed = parseMarkdown(text, shell.limits)
-  if (!parsed.ok) return toast("error", `${read}: ${parsed.error} The list was not changed.`)
-  const decision = importDecision(await shell.source.read(session), parsed.value, read)
+  const incoming = importMarkdown(text, shell.limits, { force })
+  const decision = importDecision(await shell.source.read(session), incoming, read)
   const headline = REPLACE_HEADLINES.import(read)
   if (decision.kind === "apply") return applyMarkdown(shell, session, text, headline)
-  if (decision.kind === "same") return toast(decision.toast.variant, decision.toast.message)
+  if (decision.kind !== "confirm") return toast(decision.toast.variant, decision.toast.message)
   api.ui.dialog.replace(() => (
     <api.ui.DialogConfirm
       title={decision.confirm.title}

@@ -61,7 +61,11 @@ export function applyOps(shell: Shell, session: string, ops: readonly Op[]): Pro
   return change(shell, session, () => runUserOps(shell.store, session, ops, shell.limits, "record"))
 }
 
-/** Replaces the list from Markdown (an editor save, an import); the toast leads with `headline`. */
+/**
+ * Replaces the list from Markdown (an editor save, an import); the toast leads with `headline`. Called
+ * only once the core's saveDecision or importDecision said to apply, having asked the user wherever the
+ * list had something to lose, so a file with no tasks is taken as it is (`force`).
+ */
 export function applyMarkdown(
   shell: Shell,
   session: string,
@@ -71,7 +75,7 @@ export function applyMarkdown(
   return change(
     shell,
     session,
-    () => replaceFromMarkdown(shell.store, session, markdown, shell.limits, "record"),
+    () => replaceFromMarkdown(shell.store, session, markdown, shell.limits, "record", { force: true }),
     headline,
   )
 }

@@ -32,7 +32,7 @@ async function typed(shell: Shell, args: string): Promise<void> {
     case "export":
       return exportToFile(shell, session, plan.path, plan.force)
     case "import":
-      return importFromFile(shell, session, plan.path)
+      return importFromFile(shell, session, plan.path, plan.force)
     case "ops":
       return applyOps(shell, session, plan.ops)
   }

@@ -24,7 +24,7 @@ const WARNING_LINES = 3
 
 const tui: TuiPlugin = async (api, options) => {
   const directory = (): string => api.state.path?.directory || process.cwd()
-  const settings = loadSettings({ directory: directory(), options })
+  const settings = await loadSettings({ directory: directory(), options })
   if (!settings.config.enabled) return
 
   const toast = (variant: Variant, text: string, title = "Todo") => {

@@ -40,10 +40,10 @@ describe("compactLine", () => {
     expect(compactLine(list, 6)).toBe("1/5,…")
   })
 
-  it("never wraps: a task text with line breaks stays one line", () => {
+  it("never wraps: a task text with line breaks stays one line, the breaks shown as escapes", () => {
     const text = compactLine([phase("P", task("first\nsecond\r\nthird", "in_progress"))], 80)!
     expect(text).not.toMatch(/[\r\n]/)
-    expect(text).toBe("▶ first second  third · 0/1")
+    expect(text).toBe("▶ first\\u000asecond\\u000d\\u000athird · 0/1")
   })
 
   it("counts wide characters as two columns", () => {

@@ -370,3 +370,44 @@ test("resolveConfig does not mutate its inputs or the defaults", () => {
   expect(env).toEqual({ OPENCODE_TODO_EAGER: "always" })
   expect(DEFAULT_CONFIG).toEqual(before)
 })
+
+describe("hostile config files", () => {
+  const RAW = /[\u0000-\u001f\u007f-\u009f]/
+
+  test("warnings are capped per source, however many unknown keys a file has", () => {
+    const keys: Record<string, number> = {}
+    for (let i = 0; i < 100_000; i++) keys[`junk${i}`] = i
+    const { warnings } = resolveConfig({ env: {}, projectText: json({ ...keys, remindersMax: "x" }) })
+    expect(warnings.length).toBeLessThanOrEqual(11)
+    expect(warnings.at(-1)).toBe("project todo.json: 99991 more problems not shown; ignored.")
+  })
+
+  test("a long key name is previewed and skips the did-you-mean search; ESC and newlines are escaped", () => {
+    const long = `remindersMax${"x".repeat(10 * 1024 * 1024)}`
+    const { warnings } = resolveConfig({
+      env: {},
+      projectText: json({ [long]: 1, "a\u001b]2;PWNED\u0007\nb": 2 }),
+    })
+    expect(warnings).toHaveLength(2)
+    expect(warnings[0]!.length).toBeLessThan(120)
+    expect(warnings[0]).toBe(`project todo.json: unknown key "remindersMax${"x".repeat(17)}…"; ignored.`)
+    expect(warnings[1]).not.toMatch(RAW)
+    expect(warnings[1]).toContain("\\u001b")
+  })
+
+  test("a JSON error does not echo raw bytes of the file", () => {
+    const { warnings } = resolveConfig({ env: {}, projectText: "\u001b[31m{" })
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).not.toMatch(RAW)
+  })
+
+  test("says which source turned the plugin off", () => {
+    expect(resolveConfig({ env: {}, projectText: json({ enabled: false }) }).disabled).toBe(
+      "project todo.json sets enabled to false; the plugin is off.",
+    )
+    expect(resolveConfig({ env: { OPENCODE_TODO_ENABLED: "0" } }).disabled).toBe(
+      "OPENCODE_TODO_ENABLED (enabled) sets enabled to false; the plugin is off.",
+    )
+    expect(resolveConfig({ env: {} }).disabled).toBeUndefined()
+  })
+})

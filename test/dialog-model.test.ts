@@ -13,6 +13,7 @@ import {
   saveDecision,
   taskEntries,
 } from "../src/core/dialog-model.ts"
+import { importMarkdown } from "../src/core/import.ts"
 import { parseMarkdown, renderMarkdown } from "../src/core/markdown.ts"
 import { displayWidth } from "../src/core/sidebar-view.ts"
 import type { TodoList } from "../src/core/types.ts"
@@ -83,23 +84,59 @@ describe("saveDecision", () => {
 })
 
 describe("importDecision", () => {
+  const imported = (list: TodoList) => importMarkdown(renderMarkdown(list), DEFAULT_LIMITS)
+
   it("applies at once into an empty list", () => {
-    expect(importDecision([], opened, "TODO.md")).toEqual({ kind: "apply" })
-    expect(importDecision([phase("Empty")], opened, "TODO.md")).toEqual({ kind: "apply" })
+    expect(importDecision([], imported(opened), "TODO.md")).toEqual({ kind: "apply" })
+    expect(importDecision([phase("Empty")], imported(opened), "TODO.md")).toEqual({ kind: "apply" })
   })
 
   it("changes nothing when the file holds the list as it is", () => {
-    expect(importDecision(opened, opened, "TODO.md").kind).toBe("same")
+    expect(importDecision(opened, imported(opened), "TODO.md").kind).toBe("same")
   })
 
   it("asks before replacing a different list, with both counts", () => {
-    expect(importDecision(opened, agentChanged, "TODO.md")).toEqual({
+    expect(importDecision(opened, imported(agentChanged), "TODO.md")).toEqual({
       kind: "confirm",
       confirm: {
         title: "Replace the list?",
         message: "Replace the current list (0/2 done) with TODO.md (1/2 done)?",
       },
     })
+  })
+
+  it("asks before a file with no tasks that is not an export clears the list", () => {
+    expect(importDecision(opened, importMarkdown("# My notes\n", DEFAULT_LIMITS), "NOTES.md")).toEqual({
+      kind: "confirm",
+      confirm: {
+        title: "Clear the list?",
+        message: "NOTES.md has no tasks and is not a todo export. Clear the current list (0/2 done)?",
+      },
+    })
+  })
+
+  it("with a typed --force, a file with no tasks is an import like any other: it asks to replace", () => {
+    const forced = importMarkdown("# My notes\n", DEFAULT_LIMITS, { force: true })
+    expect(importDecision(opened, forced, "NOTES.md")).toMatchObject({
+      kind: "confirm",
+      confirm: { title: "Replace the list?" },
+    })
+  })
+
+  it("applies a file with no tasks at once when the list has none to lose", () => {
+    expect(importDecision([], importMarkdown("", DEFAULT_LIMITS), "TODO.md")).toEqual({ kind: "apply" })
+  })
+
+  it("refuses a file that does not parse, naming the line and not the file's text", () => {
+    const decision = importDecision(opened, importMarkdown("TOKEN=SECRET123\n", DEFAULT_LIMITS), ".env")
+    expect(decision).toEqual({
+      kind: "refused",
+      toast: {
+        variant: "error",
+        message: expect.stringMatching(/^\.env: Line 1: .*The list was not changed\.$/),
+      },
+    })
+    expect(JSON.stringify(decision)).not.toContain("SECRET123")
   })
 })
 

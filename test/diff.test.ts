@@ -41,7 +41,7 @@ describe("diffLists", () => {
         'removed phase "Legacy"',
         'added phase "Ship"',
         '"Parser": in progress -> done',
-        'blocked "Tests" (CI down)',
+        'blocked "Tests" ("CI down")',
         'moved "Port shim" to "Ship"',
         'added "Tag" to "Ship" (pending)',
         'removed "Old idea"',
@@ -63,6 +63,6 @@ describe("diffLists", () => {
   it("reports a changed blocker reason", () => {
     const a: TodoList = [{ name: "P", tasks: [{ text: "T", status: "blocked", blocker: "one" }] }]
     const b: TodoList = [{ name: "P", tasks: [{ text: "T", status: "blocked", blocker: "two" }] }]
-    expect(diffLists(a, b).lines).toEqual(['blocked "T" (two)'])
+    expect(diffLists(a, b).lines).toEqual(['blocked "T" ("two")'])
   })
 })

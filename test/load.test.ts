@@ -418,16 +418,16 @@ describe("paths", () => {
       error: "The path contains a NUL character.",
     })
 
-    const written = exportList(list, p, "docs/plan.md", false)
+    const written = await exportList(list, p, "docs/plan.md", false)
     expect(written).toEqual({
       ok: true,
       value: { path: join(p, "docs", "plan.md"), bytes: Buffer.byteLength(renderMarkdown(list)), tasks: 2 },
     })
     expect(isTodoExport(readFileSync(join(p, "docs", "plan.md"), "utf8"))).toBe(true)
-    expect(exportList(list, p, "../escape.md", false).ok).toBe(false)
+    expect((await exportList(list, p, "../escape.md", false)).ok).toBe(false)
     expect(existsSync(join(h.root, "escape.md"))).toBe(false)
     // An absolute path is taken as the user wrote it.
-    expect(exportList(list, p, join(h.root, "elsewhere.md"), false)).toMatchObject({
+    expect(await exportList(list, p, join(h.root, "elsewhere.md"), false)).toMatchObject({
       ok: true,
       value: { tasks: 2 },
     })
@@ -436,7 +436,7 @@ describe("paths", () => {
     writeFileSync(join(p, "EMPTY.md"), "")
     for (const foreign of ["NOTES.md", "EMPTY.md"]) {
       const before = readFileSync(join(p, foreign), "utf8")
-      expect(exportList(list, p, foreign, false)).toEqual({
+      expect(await exportList(list, p, foreign, false)).toEqual({
         ok: false,
         needsConfirm: true,
         path: join(p, foreign),
@@ -444,13 +444,13 @@ describe("paths", () => {
       })
       expect(readFileSync(join(p, foreign), "utf8")).toBe(before)
     }
-    expect(exportList(list, p, "NOTES.md", true)).toMatchObject({
+    expect(await exportList(list, p, "NOTES.md", true)).toMatchObject({
       ok: true,
       value: { path: join(p, "NOTES.md") },
     })
     // Its own export is replaced without asking.
-    expect(exportList([], p, "docs/plan.md", false)).toMatchObject({ ok: true, value: { tasks: 0 } })
-    expect(readImport(p, "../escape.md").ok).toBe(false)
+    expect(await exportList([], p, "docs/plan.md", false)).toMatchObject({ ok: true, value: { tasks: 0 } })
+    expect((await readImport(p, "../escape.md")).ok).toBe(false)
 
     // Through the /todo command of the real plugin.
     const reply = (text: string) => h.command(session, text)

@@ -6,6 +6,7 @@ import { isTodoExport, parseMarkdown, renderMarkdown } from "../src/core/markdow
 import { normalize } from "../src/core/reducers.ts"
 import type { Phase, Task, TodoList } from "../src/core/types.ts"
 import { DEFAULT_LIMITS, STATUSES } from "../src/core/types.ts"
+import { hostileText } from "../src/core/words.ts"
 import { phase, task } from "./fixtures/lists.ts"
 
 // Pieces that look like markdown syntax, so random texts hit the parser's prefixes often.
@@ -46,7 +47,10 @@ const rawText = fc.oneof(
 )
 
 /** One-line, trimmed, non-empty: the shape every op leaves a text in. */
-const text = rawText.filter((s) => s.length > 0 && s === s.trim() && !/[\r\n]/.test(s))
+// Round-trip holds for text the character rule lets in; older stored text is covered in characters.test.ts.
+const text = rawText.filter(
+  (s) => s.length > 0 && s === s.trim() && !/[\r\n]/.test(s) && hostileText(s) === undefined,
+)
 
 const taskArb = (t: string): fc.Arbitrary<Task> =>
   fc

@@ -126,8 +126,8 @@ describe("injected texts", () => {
         '  "Add tests" (in progress)',
         '  "Write README"',
         "Blocked (not counted):",
-        '  "Deploy" (waiting on credentials)',
-        "Continue with the next task. If a task is finished or cannot proceed, mark it done, dropped or blocked with the todo tool. If you need input from the user, ask.",
+        '  "Deploy" ("waiting on credentials")',
+        "Continue with the next task. If a task is finished or cannot proceed, mark it done, dropped or blocked with the todo tool. If you need the user's input, ask.",
       ].join("\n"),
     )
   })

@@ -13,7 +13,7 @@ export type CommandPlan =
   | { readonly kind: "copy" }
   | { readonly kind: "edit" }
   | { readonly kind: "export"; readonly path?: string; readonly force: boolean }
-  | { readonly kind: "import"; readonly path?: string }
+  | { readonly kind: "import"; readonly path?: string; readonly force: boolean }
   | { readonly kind: "ops"; readonly verb: string; readonly ops: readonly Op[] }
 
 export const COMMAND_USAGE = [
@@ -21,7 +21,7 @@ export const COMMAND_USAGE = [
   "/todo edit                         edit the list as Markdown in $VISUAL/$EDITOR (TUI)",
   "/todo copy                         the list as Markdown",
   "/todo export [path] [--force]      write the list to a file (default TODO.md)",
-  "/todo import [path]                replace the list from a file (default TODO.md)",
+  "/todo import [path] [--force]      replace the list from a file (default TODO.md)",
   '/todo append ["phase"] <task>      add a task, creating the phase if needed',
   "/todo start <task>                 mark a task in progress",
   "/todo done [task|phase]            mark a task, a phase, or everything done",
@@ -161,13 +161,12 @@ export function parseCommand(input: string, list: TodoList): Result<CommandPlan>
       return ok({ kind: "copy" })
     case "edit":
       return ok({ kind: "edit" })
-    case "export": {
+    case "export":
+    case "import": {
       const force = tokens.includes("--force") || tokens.includes("-f")
       const path = tokens.filter((t) => t !== "--force" && t !== "-f").join(" ")
-      return ok({ kind: "export", force, ...(path ? { path } : {}) })
+      return ok({ kind: verb, force, ...(path ? { path } : {}) })
     }
-    case "import":
-      return ok({ kind: "import", ...(arg ? { path: arg } : {}) })
     case "append":
     case "add": {
       const parsed = parseAppend(list, rest)

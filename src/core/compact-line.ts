@@ -15,7 +15,7 @@
 import { counts, eachTask, inProgressTask, nextPendingTask } from "./list.ts"
 import { displayWidth, fitText } from "./sidebar-view.ts"
 import type { Task, TodoList } from "./types.ts"
-import { doneText, STATUS_GLYPHS } from "./words.ts"
+import { doneText, neutralize, STATUS_GLYPHS } from "./words.ts"
 
 /** Fewer columns than this for the task part and the line shows the counts alone. */
 const MIN_TASK_COLUMNS = 4
@@ -31,7 +31,7 @@ export function compactLine(list: TodoList, width: number): string | undefined {
   const suffix = ` · ${tally}`
   const room = max - displayWidth(suffix)
   if (room < MIN_TASK_COLUMNS) return fitText(tally, max)
-  return `${fitText(`${STATUS_GLYPHS[focus.status]} ${focus.text}`, room)}${suffix}`
+  return `${fitText(`${STATUS_GLYPHS[focus.status]} ${neutralize(focus.text)}`, room)}${suffix}`
 }
 
 function focusTask(list: TodoList): Task | undefined {

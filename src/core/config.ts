@@ -4,6 +4,7 @@
 import { fail, isRecord, ok, type Result } from "./result.ts"
 import { DEFAULT_SIDEBAR_ROWS, MIN_ROWS } from "./sidebar-view.ts"
 import { DEFAULT_LIMITS, type Limits } from "./types.ts"
+import { preview } from "./words.ts"
 
 export const EAGER_MODES = ["default", "preferred", "always"] as const
 export type EagerMode = (typeof EAGER_MODES)[number]
@@ -98,6 +99,35 @@ export interface ConfigInput {
 export interface Resolved {
   readonly config: Config
   readonly warnings: string[]
+  /** Which source turned the plugin off, as a sentence to log once; absent while it is on. */
+  readonly disabled?: string
+}
+
+/** Warnings shown per source; a file with 100,000 bad keys must not make 100,000 log lines. */
+const WARNINGS_PER_SOURCE = 10
+/** How much of an unknown key a warning shows. */
+const KEY_PREVIEW = 30
+// No known key is within edit distance 2 of a longer name, so the search is skipped (a 10 MB name took seconds).
+const SUGGEST_MAX_LENGTH = Math.max(...Object.keys({ ...DEFAULT_CONFIG }).map((k) => k.length)) + 2
+
+/** Collects warnings, at most WARNINGS_PER_SOURCE per source; `finish` adds a count of the rest. */
+class Warnings {
+  readonly list: string[] = []
+  private readonly counts = new Map<string, number>()
+  /** True when a warning for `source` would still be shown; lets callers skip costly wording. */
+  shows(source: string): boolean {
+    return (this.counts.get(source) ?? 0) < WARNINGS_PER_SOURCE
+  }
+  add(source: string, text: () => string): void {
+    if (this.shows(source)) this.list.push(text())
+    this.counts.set(source, (this.counts.get(source) ?? 0) + 1)
+  }
+  finish(): string[] {
+    for (const [source, count] of this.counts)
+      if (count > WARNINGS_PER_SOURCE)
+        this.list.push(`${source}: ${count - WARNINGS_PER_SOURCE} more problems not shown; ignored.`)
+    return this.list
+  }
 }
 
 function expected(rule: Rule): string {
@@ -113,7 +143,7 @@ function shown(value: unknown): string {
   } catch {
     text = String(value)
   }
-  return text.length <= 60 ? text : `${text.slice(0, 59)}…`
+  return preview(text)
 }
 
 function checkJson(rule: Rule, value: unknown): Result<Config[Key]> {
@@ -179,7 +209,7 @@ interface Layer {
 function parseFile(
   text: string | undefined,
   source: string,
-  warnings: string[],
+  warnings: Warnings,
 ): Record<string, unknown> | undefined {
   if (text === undefined) return undefined
   // An empty file is a config nobody filled in yet, not a mistake worth a warning.
@@ -188,31 +218,38 @@ function parseFile(
   try {
     parsed = JSON.parse(text)
   } catch (error) {
-    warnings.push(`${source}: not valid JSON (${(error as Error).message}); file ignored.`)
+    // The parser's message quotes the file; it is shortened and escaped like any outside text.
+    warnings.add(
+      source,
+      () => `${source}: not valid JSON (${preview((error as Error).message, 80)}); file ignored.`,
+    )
     return undefined
   }
   return asObject(parsed, source, warnings)
 }
 
-function asObject(value: unknown, source: string, warnings: string[]): Record<string, unknown> | undefined {
+function asObject(value: unknown, source: string, warnings: Warnings): Record<string, unknown> | undefined {
   if (value === undefined) return undefined
   if (!isRecord(value)) {
     const got = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`
-    warnings.push(`${source}: expected an object of settings, got ${got}; ignored.`)
+    warnings.add(source, () => `${source}: expected an object of settings, got ${got}; ignored.`)
     return undefined
   }
   return value
 }
 
-function objectLayer(obj: Record<string, unknown> | undefined, source: string, warnings: string[]): Layer {
+function objectLayer(obj: Record<string, unknown> | undefined, source: string, warnings: Warnings): Layer {
   const entries: { key: Key; label: string; ok: boolean; value: unknown }[] = []
   if (obj === undefined) return { source, entries }
   for (const [name, value] of Object.entries(obj)) {
     // Editors add "$schema" to JSON files; it is not a setting.
     if (name === "$schema") continue
     if (!Object.hasOwn(RULES, name)) {
-      const near = closestKey(name)
-      warnings.push(`${source}: unknown key "${name}"${near ? ` (did you mean "${near}"?)` : ""}; ignored.`)
+      warnings.add(source, () => {
+        const near = name.length <= SUGGEST_MAX_LENGTH ? closestKey(name) : undefined
+        const hint = near ? ` (did you mean "${near}"?)` : ""
+        return `${source}: unknown key "${preview(name, KEY_PREVIEW)}"${hint}; ignored.`
+      })
       continue
     }
     const key = name as Key
@@ -239,26 +276,35 @@ function envLayer(env: ConfigInput["env"]): Layer {
  * and keeps the previous layer's value. A global `enabled: false` cannot be undone by a later layer.
  */
 export function resolveConfig(input: ConfigInput): Resolved {
-  const warnings: string[] = []
+  const warnings = new Warnings()
   const config: Record<Key, Config[Key]> = { ...DEFAULT_CONFIG }
   let floor = false
+  let disabledBy: string | undefined
   const apply = (layer: Layer, isGlobal: boolean) => {
     for (const entry of layer.entries) {
       // Env entries name their variable as the source; file and option entries name the layer.
       const where = layer.source === "environment" ? entry.label : `${layer.source}: ${entry.label}`
       if (!entry.ok) {
-        warnings.push(
-          `${where}: expected ${expected(RULES[entry.key])}, got ${shown(entry.value)}; keeping ${shown(config[entry.key])}.`,
+        const before = config[entry.key]
+        warnings.add(
+          layer.source,
+          () =>
+            `${where}: expected ${expected(RULES[entry.key])}, got ${shown(entry.value)}; keeping ${shown(before)}.`,
         )
         continue
       }
       if (entry.key === "enabled" && floor && entry.value === true) {
-        warnings.push(
-          `${where}: true is ignored because the global todo.json sets enabled to false; the plugin stays off.`,
+        warnings.add(
+          layer.source,
+          () =>
+            `${where}: true is ignored because the global todo.json sets enabled to false; the plugin stays off.`,
         )
         continue
       }
       config[entry.key] = entry.value as Config[Key]
+      if (entry.key === "enabled")
+        disabledBy =
+          entry.value === false ? (layer.source === "environment" ? entry.label : layer.source) : undefined
       if (isGlobal && entry.key === "enabled" && entry.value === false) floor = true
     }
   }
@@ -268,7 +314,10 @@ export function resolveConfig(input: ConfigInput): Resolved {
   apply(fileLayer(input.projectText, "project todo.json"), false)
   apply(envLayer(input.env), false)
   apply(objectLayer(asObject(input.options, "plugin options", warnings), "plugin options", warnings), false)
-  return { config: config as unknown as Config, warnings }
+  const resolved = { config: config as unknown as Config, warnings: warnings.finish() }
+  return config.enabled || disabledBy === undefined
+    ? resolved
+    : { ...resolved, disabled: `${disabledBy} sets enabled to false; the plugin is off.` }
 }
 
 function ruleMax(key: "maxTaskChars" | "maxTasks" | "maxPhases"): number {

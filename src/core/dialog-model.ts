@@ -4,10 +4,11 @@
 // whether an editor save or an import applies, asks first, or changes nothing.
 // Pure: the shell (src/tui-dialog.tsx, src/tui-editor.tsx) shows these and carries the choices out.
 
+import type { ImportOutcome } from "./import.ts"
 import { counts, countTasks, taskCount } from "./list.ts"
 import { displayWidth, fitText } from "./sidebar-view.ts"
 import type { Op, TaskStatus, TodoList } from "./types.ts"
-import { preview, progressText, STATUS_GLYPHS, STATUS_WORDS } from "./words.ts"
+import { neutralize, preview, progressText, STATUS_GLYPHS, STATUS_WORDS } from "./words.ts"
 
 /**
  * Columns of a dialog row the host shows in its default (medium) size: about 52, less a spare. A
@@ -100,15 +101,15 @@ const MIN_TITLE_COLUMNS = 16
 export function taskEntries(list: TodoList): TaskEntry[] {
   const out: TaskEntry[] = []
   for (const phase of list) {
-    const category = phaseHeading(phase.name, countTasks(phase.tasks).closed, phase.tasks.length)
+    const category = phaseHeading(neutralize(phase.name), countTasks(phase.tasks).closed, phase.tasks.length)
     for (const task of phase.tasks) {
       const description =
         task.status === "blocked" && task.blocker !== undefined
-          ? `blocked: ${fitText(task.blocker, BLOCKER_COLUMNS)}`
+          ? `blocked: ${fitText(neutralize(task.blocker), BLOCKER_COLUMNS)}`
           : STATUS_WORDS[task.status]
       const room = Math.max(MIN_TITLE_COLUMNS, DIALOG_ROW_WIDTH - 1 - displayWidth(description))
       out.push({
-        title: fitText(`${STATUS_GLYPHS[task.status]} ${task.text}`, room),
+        title: fitText(`${STATUS_GLYPHS[task.status]} ${neutralize(task.text)}`, room),
         text: task.text,
         status: task.status,
         category,
@@ -272,13 +273,33 @@ export const CANCELLED = {
 
 export type ImportDecision =
   | { readonly kind: "apply" }
-  | { readonly kind: "same"; readonly toast: ToastText }
+  | { readonly kind: "same" | "refused"; readonly toast: ToastText }
   | { readonly kind: "confirm"; readonly confirm: Confirmation }
 
-/** Importing into an empty list applies at once; the same list changes nothing; anything else asks first. */
-export function importDecision(current: TodoList, incoming: TodoList, path: string): ImportDecision {
+/**
+ * What the dialog's Import does with the file at `path`, as core/import.ts read it (`incoming`):
+ * - a file that cannot be imported changes nothing, and the toast says why;
+ * - importing into a list with no tasks applies at once: there is nothing to lose;
+ * - the same list changes nothing;
+ * - a file with no tasks that is not our export asks before it clears the list;
+ * - anything else asks before it replaces the list.
+ */
+export function importDecision(current: TodoList, incoming: ImportOutcome, path: string): ImportDecision {
+  if (!incoming.ok && !incoming.needsConfirm)
+    return {
+      kind: "refused",
+      toast: { variant: "error", message: `${preview(path)}: ${incoming.error} The list was not changed.` },
+    }
   if (current.length === 0 || taskCount(current) === 0) return { kind: "apply" }
-  if (sameList(current, incoming))
+  if (!incoming.ok)
+    return {
+      kind: "confirm",
+      confirm: {
+        title: "Clear the list?",
+        message: `${preview(path)} has no tasks and is not a todo export. Clear the current list (${countsText(current)})?`,
+      },
+    }
+  if (sameList(current, incoming.value.list))
     return {
       kind: "same",
       toast: { variant: "info", message: `${preview(path)} holds the list as it is; nothing changed.` },
@@ -287,7 +308,7 @@ export function importDecision(current: TodoList, incoming: TodoList, path: stri
     kind: "confirm",
     confirm: {
       title: "Replace the list?",
-      message: `Replace the current list (${countsText(current)}) with ${preview(path)} (${countsText(incoming)})?`,
+      message: `Replace the current list (${countsText(current)}) with ${preview(path)} (${countsText(incoming.value.list)})?`,
     },
   }
 }

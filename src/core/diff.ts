@@ -4,7 +4,7 @@
 
 import { eachTask } from "./list.ts"
 import type { TaskStatus, TodoList } from "./types.ts"
-import { preview, STATUS_WORDS } from "./words.ts"
+import { preview, quote, STATUS_WORDS } from "./words.ts"
 
 export interface ListDiff {
   /** One line per change, e.g. `done "Write parser"`, `added "Docs" to "Ship"`, `removed "Old"`. */
@@ -31,35 +31,35 @@ export function diffLists(before: TodoList, after: TodoList): ListDiff {
 
   for (const phase of before)
     if (!afterPhases.has(phase.name)) {
-      lines.push(`removed phase "${preview(phase.name)}"`)
+      lines.push(`removed phase ${quote(preview(phase.name))}`)
       removedPhases.push(phase.name)
     }
   for (const phase of after)
-    if (!beforePhases.has(phase.name)) lines.push(`added phase "${preview(phase.name)}"`)
+    if (!beforePhases.has(phase.name)) lines.push(`added phase ${quote(preview(phase.name))}`)
 
   const seen = new Set<string>()
   for (const { task, phaseIndex } of eachTask(after)) {
     const phase = after[phaseIndex]!.name
     seen.add(task.text)
     const old = beforeTasks.get(task.text)
-    const name = `"${preview(task.text)}"`
+    const name = quote(preview(task.text))
     if (!old) {
-      lines.push(`added ${name} to "${preview(phase)}" (${STATUS_WORDS[task.status]})`)
+      lines.push(`added ${name} to ${quote(preview(phase))} (${STATUS_WORDS[task.status]})`)
       continue
     }
-    if (old.phase !== phase) lines.push(`moved ${name} to "${preview(phase)}"`)
+    if (old.phase !== phase) lines.push(`moved ${name} to ${quote(preview(phase))}`)
     if (old.status !== task.status)
       lines.push(
         task.status === "blocked" && task.blocker
-          ? `blocked ${name} (${preview(task.blocker)})`
+          ? `blocked ${name} (${quote(preview(task.blocker))})`
           : `${name}: ${STATUS_WORDS[old.status]} -> ${STATUS_WORDS[task.status]}`,
       )
     else if (task.status === "blocked" && old.blocker !== task.blocker)
-      lines.push(`blocked ${name} (${preview(task.blocker ?? "no reason")})`)
+      lines.push(`blocked ${name} (${quote(preview(task.blocker ?? "no reason"))})`)
   }
   for (const [text, old] of beforeTasks)
     if (!seen.has(text)) {
-      if (afterPhases.has(old.phase)) lines.push(`removed "${preview(text)}"`)
+      if (afterPhases.has(old.phase)) lines.push(`removed ${quote(preview(text))}`)
       removed.push(text)
     }
   return { lines, removed, removedPhases }

@@ -4,7 +4,7 @@
 import type { ExecuteResult } from "./execute.ts"
 import { counts, countTasks, inProgressTask, nextPendingTask } from "./list.ts"
 import type { Change, Op, Task, TaskStatus, TodoList } from "./types.ts"
-import { progressText, quote, STATUS_BOXES, STATUS_WORDS } from "./words.ts"
+import { neutralize, progressText, quote, STATUS_BOXES, STATUS_WORDS } from "./words.ts"
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`
@@ -17,8 +17,10 @@ function names(texts: readonly string[]): string {
 }
 
 export function formatTask(task: Task): string {
-  const line = `${STATUS_BOXES[task.status]} ${task.text}`
-  return task.status === "blocked" && task.blocker !== undefined ? `${line} (blocked: ${task.blocker})` : line
+  const line = `${STATUS_BOXES[task.status]} ${neutralize(task.text)}`
+  return task.status === "blocked" && task.blocker !== undefined
+    ? `${line} (blocked: ${neutralize(task.blocker)})`
+    : line
 }
 
 /** "Next: "X". 3/12 done, 1 blocked." Done counts closed tasks (done or dropped). */
@@ -39,7 +41,7 @@ export function formatPhases(list: TodoList): string {
   const lines: string[] = []
   for (const phase of list) {
     const c = countTasks(phase.tasks)
-    lines.push(`${phase.name} (${c.closed}/${c.total})`)
+    lines.push(`${neutralize(phase.name)} (${c.closed}/${c.total})`)
     for (const task of phase.tasks) lines.push(`  ${formatTask(task)}`)
   }
   return lines.join("\n")

@@ -3,7 +3,7 @@
 
 import type { Counts, Limits, Phase, Task, TodoList } from "./types.ts"
 import { OPEN } from "./types.ts"
-import { DEFAULT_PHASE, preview } from "./words.ts"
+import { DEFAULT_PHASE, hostileText, preview } from "./words.ts"
 
 export interface Located {
   readonly task: Task
@@ -111,12 +111,28 @@ export function looksLikeId(text: string): boolean {
  * Checks a single task text or phase name. Returns an error sentence or undefined.
  * `what` is how the error names the value, e.g. `task "…"` or `phase name`.
  */
-export function checkText(text: string, what: string, limits: Limits): string | undefined {
+export function checkText(text: string, what: string, limits: Limits, quoted = true): string | undefined {
+  const named = quoted ? `${what} "${preview(text)}"` : what
+  const shape = checkShape(text, what, named, limits)
+  if (shape) return shape
+  const hostile = hostileText(text)
+  return hostile ? `${named} ${hostile}.` : undefined
+}
+
+/**
+ * The rules every stored text keeps. The character rule is left out on purpose: it guards new text, and a record
+ * saved before it must still load and still take ops (its text is neutralised wherever it is shown).
+ */
+function checkShape(text: string, what: string, named: string, limits: Limits): string | undefined {
   if (text.length === 0) return `${what} is empty; give it a short description.`
-  if (/[\r\n]/.test(text)) return `${what} "${preview(text)}" spans several lines; keep it to one line.`
+  if (/[\r\n]/.test(text)) return `${named} spans several lines; keep it to one line.`
   if (text.length > limits.maxTaskChars)
-    return `${what} "${preview(text)}" is ${text.length} characters; the limit is ${limits.maxTaskChars}. Shorten it.`
+    return `${named} is ${text.length} characters; the limit is ${limits.maxTaskChars}. Shorten it.`
   return undefined
+}
+
+function checkStored(text: string, what: string, limits: Limits): string | undefined {
+  return checkShape(text, what, `${what} "${preview(text)}"`, limits)
 }
 
 /**
@@ -133,12 +149,12 @@ export function checkList(list: readonly Phase[], limits: Limits): string | unde
   const phases = new Set<string>()
   const tasks = new Map<string, string>()
   for (const phase of list) {
-    const bad = checkText(phase.name, "Phase name", limits)
+    const bad = checkStored(phase.name, "Phase name", limits)
     if (bad) return bad
     if (phases.has(phase.name)) return `Duplicate phase "${preview(phase.name)}"; phase names must be unique.`
     phases.add(phase.name)
     for (const task of phase.tasks) {
-      const badTask = checkText(task.text, "Task", limits)
+      const badTask = checkStored(task.text, "Task", limits)
       if (badTask) return badTask
       const seen = tasks.get(task.text)
       if (seen !== undefined)
@@ -149,7 +165,7 @@ export function checkList(list: readonly Phase[], limits: Limits): string | unde
       if (task.blocker !== undefined && task.status !== "blocked")
         return `Task "${preview(task.text)}" has a blocker but is ${task.status}; only blocked tasks carry one.`
       if (task.blocker !== undefined) {
-        const badReason = checkText(task.blocker, "Blocker reason", limits)
+        const badReason = checkStored(task.blocker, "Blocker reason", limits)
         if (badReason) return badReason
       }
     }

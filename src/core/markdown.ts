@@ -40,6 +40,9 @@
  * - Every rule above that reads a form our export never writes (`[/]`, `[~]`, a blocker comment,
  *   the title as a phase) adds a note naming its lines, so the reply can say what was read how.
  * - Anything else is an error naming its 1-based line. Duplicates are errors naming both lines.
+ *   The first task past maxTasks and the first phase past maxPhases are errors too, so a huge file
+ *   is refused at that line instead of being read to its end. With `quote: false` (a file that is
+ *   not our export) no error quotes the file's text.
  *   The whole list then goes through checkList. Parse never normalizes (two in-progress tasks stay
  *   as written; import.ts decides the normal form) and never returns a partial list.
  */
@@ -48,7 +51,7 @@ import { checkList, checkText } from "./list.ts"
 import type { Result } from "./result.ts"
 import type { Limits, Task, TaskStatus, TodoList } from "./types.ts"
 import { CLOSED, DEFAULT_LIMITS } from "./types.ts"
-import { DEFAULT_PHASE, preview, STATUS_BOXES } from "./words.ts"
+import { DEFAULT_PHASE, neutralize, preview, STATUS_BOXES } from "./words.ts"
 
 /** First line of every export; its presence lets a caller refuse to overwrite a foreign file. */
 export const EXPORT_MARKER = "<!-- opencode-todo -->"
@@ -87,14 +90,16 @@ const LINE_BREAK = /\r\n|\r|\n/
 export function renderMarkdown(list: TodoList): string {
   const out: string[] = [EXPORT_MARKER, DOCUMENT_TITLE]
   for (const phase of list) {
-    out.push("", `## ${phase.name}`)
+    // neutralize: a record stored before the character rule writes its escapes, so the file reads back.
+    out.push("", `## ${neutralize(phase.name)}`)
     for (const task of phase.tasks) {
+      const text = neutralize(task.text)
       // An empty comment after a text that ends in one keeps import from cutting the text's own.
-      const guard = BLOCKER_COMMENT_RE.test(task.text) ? ` ${EMPTY_BLOCKER_COMMENT}` : ""
-      out.push(`- ${STATUS_BOXES[task.status]} ${task.text}${guard}`)
+      const guard = BLOCKER_COMMENT_RE.test(text) ? ` ${EMPTY_BLOCKER_COMMENT}` : ""
+      out.push(`- ${STATUS_BOXES[task.status]} ${text}${guard}`)
       // A stray blocker on a non-blocked task would not parse back; valid lists never carry one.
       if (task.status === "blocked" && task.blocker !== undefined)
-        out.push(`${BLOCKER_PREFIX}${task.blocker}`)
+        out.push(`${BLOCKER_PREFIX}${neutralize(task.blocker)}`)
     }
   }
   return `${out.join("\n")}\n`
@@ -126,13 +131,33 @@ export interface MarkdownRead {
   readonly lines: ReadonlyMap<string, number>
 }
 
+export interface ParseOptions {
+  /**
+   * Whether errors may quote the file's text. Off for a file that is not our export: it may be a `.env` or a
+   * `.netrc` behind a link, and the error reaches the model; the line number and the problem still say enough.
+   */
+  readonly quote?: boolean
+}
+
 /** The list a file holds, exactly as written (no normal form: see import.ts), or the first error. */
-export function parseMarkdown(text: string, limits: Limits = DEFAULT_LIMITS): Result<TodoList> {
-  const read = readMarkdown(text, limits)
+export function parseMarkdown(
+  text: string,
+  limits: Limits = DEFAULT_LIMITS,
+  options: ParseOptions = {},
+): Result<TodoList> {
+  const read = readMarkdown(text, limits, options)
   return read.ok ? { ok: true, value: read.value.list } : read
 }
 
-export function readMarkdown(text: string, limits: Limits = DEFAULT_LIMITS): Result<MarkdownRead> {
+export function readMarkdown(
+  text: string,
+  limits: Limits = DEFAULT_LIMITS,
+  options: ParseOptions = {},
+): Result<MarkdownRead> {
+  const quoting = options.quote !== false
+  /** ` "text"` when quoting, else nothing. */
+  const named = (value: string): string => (quoting ? ` "${preview(value)}"` : "")
+  const got = (line: string): string => (quoting ? `; got "${preview(line)}"` : "")
   const lines = splitLines(text)
   const title = titleLine(lines)
   const titlePhase = title === -1 ? undefined : loneTitlePhase(lines, title, limits)
@@ -166,17 +191,18 @@ export function readMarkdown(text: string, limits: Limits = DEFAULT_LIMITS): Res
     const heading = HEADING_RE.exec(line)
     if (heading) {
       const name = (heading[2] ?? "").trimStart()
-      const bad = checkText(name, "Phase name", limits)
+      const bad = checkText(name, "Phase name", limits, quoting)
       if (bad) return fail(i, bad)
       const seen = phaseByName.get(name)
       if (seen) {
         return fail(
           i,
           seen.implicit
-            ? `duplicate phase "${preview(name)}": the tasks above the first heading (from line ${seen.line}) already form a phase with that name.`
-            : `duplicate phase "${preview(name)}" (first on line ${seen.line}); phase names must be unique.`,
+            ? `duplicate phase${named(name)}: the tasks above the first heading (from line ${seen.line}) already form a phase with that name.`
+            : `duplicate phase${named(name)} (first on line ${seen.line}); phase names must be unique.`,
         )
       }
+      if (phases.length >= limits.maxPhases) return fail(i, tooMany(limits.maxPhases, "phases", "maxPhases"))
       const phase: DraftPhase = { name, line: i + 1, implicit: false, tasks: [] }
       phases.push(phase)
       phaseByName.set(name, phase)
@@ -192,24 +218,24 @@ export function readMarkdown(text: string, limits: Limits = DEFAULT_LIMITS): Res
       if (status === undefined) {
         return fail(
           i,
-          `unknown status mark "[${mark}]" in "${preview(line)}"; use [ ] pending, [>] in progress, [x] done, [-] dropped or [!] blocked.`,
+          `unknown status mark "[${preview(mark)}]"${quoting ? ` in "${preview(line)}"` : ""}; use [ ] pending, [>] in progress, [x] done, [-] dropped or [!] blocked.`,
         )
       }
-      if (rest.trim() === "") return fail(i, `task text is empty; got "${preview(line)}"`)
-      if (!/^\s/.test(rest)) return fail(i, expected(line))
+      if (rest.trim() === "") return fail(i, `task text is empty${got(line)}`)
+      if (!/^\s/.test(rest)) return fail(i, expected(got(line)))
       const foreign = FOREIGN_MARK_NOTES[mark]
       if (foreign) note(i, foreign)
       const comment = BLOCKER_COMMENT_RE.exec(rest)
       const taskText = comment ? comment[1]!.trim() : rest.trimStart()
-      if (taskText === "") return fail(i, `task text is empty; got "${preview(line)}"`)
-      const bad = checkText(taskText, "Task", limits)
+      if (taskText === "") return fail(i, `task text is empty${got(line)}`)
+      const bad = checkText(taskText, "Task", limits, quoting)
       if (bad) return fail(i, bad)
       const reason = comment ? comment[2]!.trim() : ""
       let read: Task = { text: taskText, status }
       if (reason !== "") {
         if (CLOSED.has(status)) note(i, "the <!-- blocker: … --> comment left out: the task is closed")
         else {
-          const badReason = checkText(reason, "Blocker reason", limits)
+          const badReason = checkText(reason, "Blocker reason", limits, quoting)
           if (badReason) return fail(i, badReason)
           note(
             i,
@@ -225,9 +251,11 @@ export function readMarkdown(text: string, limits: Limits = DEFAULT_LIMITS): Res
       if (seenLine !== undefined) {
         return fail(
           i,
-          `duplicate task "${preview(taskText)}" (first on line ${seenLine}); task texts must be unique across the list.`,
+          `duplicate task${named(taskText)} (first on line ${seenLine}); task texts must be unique across the list.`,
         )
       }
+      // Stop here rather than parse a huge file to the end only to refuse it.
+      if (taskLine.size >= limits.maxTasks) return fail(i, tooMany(limits.maxTasks, "tasks", "maxTasks"))
       taskLine.set(taskText, i + 1)
       let phase = phases[phases.length - 1]
       if (phase === undefined) {
@@ -246,25 +274,25 @@ export function readMarkdown(text: string, limits: Limits = DEFAULT_LIMITS): Res
     const blocker = BLOCKER_RE.exec(line)
     if (blocker) {
       if (last === undefined)
-        return fail(i, `a blocker line must follow a blocked task "- [!] …"; got "${preview(line)}"`)
+        return fail(i, `a blocker line must follow a blocked task "- [!] …"${got(line)}`)
       const owner = last.phase.tasks[last.index]!
       if (owner.status !== "blocked") {
         return fail(
           i,
-          `a blocker line belongs under a blocked task "- [!] …", but task "${preview(owner.text)}" (line ${last.line}) is not marked blocked.`,
+          `a blocker line belongs under a blocked task "- [!] …", but task${named(owner.text)} (line ${last.line}) is not marked blocked.`,
         )
       }
       if (blockerSeen.has(owner.text))
-        return fail(i, `task "${preview(owner.text)}" (line ${last.line}) already has a blocker line.`)
+        return fail(i, `task${named(owner.text)} (line ${last.line}) already has a blocker line.`)
       const reason = blocker[1]!.trim()
-      const bad = checkText(reason, "Blocker reason", limits)
+      const bad = checkText(reason, "Blocker reason", limits, quoting)
       if (bad) return fail(i, bad)
       blockerSeen.add(owner.text)
       last.phase.tasks[last.index] = { text: owner.text, status: owner.status, blocker: reason }
       continue
     }
 
-    return fail(i, expected(line))
+    return fail(i, expected(got(line)))
   }
 
   const list: TodoList = phases.map((phase) => ({ name: phase.name, tasks: phase.tasks }))
@@ -286,8 +314,12 @@ export function linesText(at: readonly number[]): string {
     : `lines ${shown}`
 }
 
-function expected(line: string): string {
-  return `expected "- [ ] task", a "## Phase" heading or a blank line; got "${preview(line)}"`
+function expected(got: string): string {
+  return `expected "- [ ] task", a "## Phase" heading or a blank line${got}`
+}
+
+function tooMany(limit: number, what: string, key: string): string {
+  return `the file has more than ${limit} ${what}, the limit; split the plan or raise ${key}.`
 }
 
 function splitLines(text: string): string[] {

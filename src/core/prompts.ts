@@ -5,13 +5,10 @@ import type { EagerMode } from "./config.ts"
 import { formatPhases } from "./format.ts"
 import { inProgressTask, nextPendingTask } from "./list.ts"
 import type { TodoList } from "./types.ts"
-import { quote } from "./words.ts"
+import { MARKER, quote } from "./words.ts"
 
-/**
- * Starts every injected text. It tells the model the message is automatic, so it does not treat a reminder
- * as the user's wish, and it lets the tracker recognise its own messages when they come back as user messages.
- */
-export const MARKER = "[todo plugin: automatic message, not written by the user]"
+// The marker lives with the words so the character rule (core/list.ts) can refuse it inside task text.
+export { MARKER }
 
 /** True when the text is one of ours (it starts with the marker, leading whitespace ignored). */
 export function isPluginText(text: string): boolean {
@@ -157,12 +154,12 @@ export function reminderText(list: TodoList): string {
     for (const task of phase.tasks) {
       if (task.status === "pending") open.push(`  ${quote(task.text)}`)
       else if (task.status === "blocked")
-        blocked.push(`  ${quote(task.text)}${task.blocker ? ` (${task.blocker})` : ""}`)
+        blocked.push(`  ${quote(task.text)}${task.blocker ? ` (${quote(task.blocker)})` : ""}`)
     }
   const lines = ["You stopped, but the todo list still has open tasks:", ...capped(open)]
   if (blocked.length > 0) lines.push("Blocked (not counted):", ...capped(blocked))
   lines.push(
-    "Continue with the next task. If a task is finished or cannot proceed, mark it done, dropped or blocked with the todo tool. If you need input from the user, ask.",
+    "Continue with the next task. If a task is finished or cannot proceed, mark it done, dropped or blocked with the todo tool. If you need the user's input, ask.",
   )
   return withMarker(lines)
 }

@@ -28,7 +28,7 @@ import type {
   TodoList,
 } from "./types.ts"
 import { CLOSED, DEFAULT_LIMITS, OPEN } from "./types.ts"
-import { foldLine, preview, quote, STATUS_WORDS } from "./words.ts"
+import { foldLine, preview, quote, STATUS_WORDS, unquote } from "./words.ts"
 
 export interface Applied {
   readonly list: TodoList
@@ -90,7 +90,9 @@ function unknownPhase(list: TodoList, name: string): string {
 }
 
 function resolveTask(list: TodoList, target: ScopedTaskTarget): Result<Located> {
-  const hit = findTask(list, target.text)
+  // A model may paste a quoted task with its escapes (see quote()); the literal's text is what it meant.
+  const unquoted = unquote(clean(target.text))
+  const hit = findTask(list, target.text) ?? (unquoted === undefined ? undefined : findTask(list, unquoted))
   const phase = target.phase === undefined ? "" : clean(target.phase)
   if (!hit) return fail(unknownTask(list, target.text))
   const actual = list[hit.phaseIndex]!.name
@@ -174,6 +176,14 @@ function init(list: TodoList, specs: readonly PhaseSpec[], limits: Limits): Resu
     tasks: spec.items.map((item): Task => ({ text: clean(item), status: "pending" })),
   }))
   if (taskCount(phases) === 0) return fail("init needs at least one task.")
+  for (const phase of phases) {
+    const badName = checkText(phase.name, "Phase name", limits)
+    if (badName) return fail(badName)
+    for (const task of phase.tasks) {
+      const badTask = checkText(task.text, "Task", limits)
+      if (badTask) return fail(badTask)
+    }
+  }
   const bad = checkList(phases, limits)
   if (bad) return fail(bad)
   const change: Change = {

@@ -30,7 +30,7 @@
 import { countTasks } from "./list.ts"
 import type { Task, TaskStatus, TodoList } from "./types.ts"
 import { OPEN } from "./types.ts"
-import { blockedText, doneText, type Progress, progressText, STATUS_GLYPHS } from "./words.ts"
+import { blockedText, doneText, neutralize, type Progress, progressText, STATUS_GLYPHS } from "./words.ts"
 
 /** Columns the host's session sidebar shows of a plugin row: 42 wide, less padding and the scrollbar (37 seen), minus one spare. */
 export const SIDEBAR_WIDTH = 36
@@ -193,7 +193,7 @@ export function buildSidebarView(list: TodoList, options: SidebarOptions): Sideb
       closed: count.closed,
       total: count.total,
       active: hasActive && p === anchor,
-      text: `${phase.name} ${count.closed}/${count.total}`,
+      text: `${neutralize(phase.name)} ${count.closed}/${count.total}`,
     })
     const shown = new Set(plan.ranked.slice(0, plan.quota))
     plan.open.forEach((task, i) => {
@@ -243,8 +243,8 @@ function rank(open: readonly Task[]): number[] {
 
 function taskRow(task: Task): SidebarRow {
   return task.blocker === undefined
-    ? { kind: "task", text: task.text, status: task.status }
-    : { kind: "task", text: task.text, status: task.status, blocker: task.blocker }
+    ? { kind: "task", text: neutralize(task.text), status: task.status }
+    : { kind: "task", text: neutralize(task.text), status: task.status, blocker: neutralize(task.blocker) }
 }
 
 // Always plural: a summary standing for one phase is replaced by that phase's row.
@@ -302,7 +302,7 @@ export function sidebarModel(
       lines.push({
         kind: "phase",
         segments: [
-          { text: row.name, tone: row.active ? "text" : "muted" },
+          { text: neutralize(row.name), tone: row.active ? "text" : "muted" },
           { text: ` ${row.closed}/${row.total}`, tone: "muted" },
         ],
       })

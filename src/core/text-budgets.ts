@@ -18,7 +18,7 @@ export const TEXT_BUDGETS = {
   preludePreferred: 168,
   preludeAlways: 206,
   // Rendered on the sample list of test/text-budgets.test.ts.
-  reminder: 375,
+  reminder: 374,
   compactionContext: 269,
   noticeResumed: 293,
   noticeCompacted: 301,

@@ -62,13 +62,90 @@ export function progressText(progress: Progress): string {
   return progress.blocked > 0 ? `${doneText(progress)}, ${blockedText(progress)}` : doneText(progress)
 }
 
+/**
+ * Starts every injected text. It tells the model the message is automatic, so it does not treat a reminder
+ * as the user's wish, and it lets the tracker recognise its own messages when they come back as user messages.
+ */
+export const MARKER = "[todo plugin: automatic message, not written by the user]"
+
+/**
+ * Characters no task text, phase name or reason may carry: C0 and C1 controls and DEL (terminal escapes, BEL,
+ * NUL), bidi controls (text that reads differently than it is), line and paragraph separators, lone surrogates
+ * (not text; every one becomes the same U+FFFD in a file). CR and LF are here too; the one-line rule names them.
+ */
+const HOSTILE =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+function kindOf(code: number): string {
+  if (code <= 0x1f || (code >= 0x7f && code <= 0x9f)) return "a control character"
+  if (code === 0x2028) return "a line separator"
+  if (code === 0x2029) return "a paragraph separator"
+  if (code >= 0xd800 && code <= 0xdfff) return "a lone surrogate"
+  return "a bidi control"
+}
+
+/** "U+001B": a code point as a reader can name it, never the raw character. */
+function codePointName(code: number): string {
+  return `U+${code.toString(16).toUpperCase().padStart(4, "0")}`
+}
+
+/**
+ * Why `text` may not be stored, or undefined: the first hostile character with its kind, code point and 1-based
+ * position ("a control character U+001B at position 4"), or the plugin's marker, which would let text speak in
+ * the plugin's voice.
+ */
+export function hostileText(text: string): string | undefined {
+  const match = HOSTILE.exec(text)
+  if (match) {
+    const code = match[0].charCodeAt(0)
+    const position = Array.from(text.slice(0, match.index)).length + 1
+    return `has ${kindOf(code)} ${codePointName(code)} at position ${position}; remove it`
+  }
+  if (text.toLowerCase().includes(MARKER_HEAD))
+    return `contains the plugin's marker "${MARKER_HEAD}"; reword it`
+  return undefined
+}
+
+const MARKER_HEAD = MARKER.slice(0, MARKER.indexOf(":") + 1).toLowerCase()
+
+/**
+ * Text safe for a terminal, a log or the model: every hostile character becomes its escape (`\u001b`). Stored
+ * records from before the rule may still hold such characters; they load, and are shown this way.
+ */
+export function neutralize(text: string): string {
+  if (!HOSTILE.test(text)) return text
+  return text.replace(
+    new RegExp(HOSTILE.source, "g"),
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  )
+}
+
+/**
+ * Quotes task text, a phase name or a reason for the model. The result is a JSON string literal: inner quotes and
+ * backslashes are escaped, so the text cannot end its own quotation and speak on, and pasting the literal as a
+ * JSON value in a tool call gives back the exact text.
+ */
 export function quote(text: string): string {
-  return `"${text}"`
+  return neutralize(JSON.stringify(text))
+}
+
+/**
+ * The text inside a quoted literal that a model copied with its escapes still in (`Say \"hi\"`), or undefined
+ * when `text` has no escapes or is not the inside of a JSON string.
+ */
+export function unquote(text: string): string | undefined {
+  if (!text.includes("\\")) return undefined
+  try {
+    const value: unknown = JSON.parse(`"${text}"`)
+    return typeof value === "string" && value !== text ? value : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** Shortens text to one line of at most `max` characters, so a runaway input cannot flood a message. */
 export function preview(text: string, max = 60): string {
-  const flat = text.replace(/[\r\n]+/g, " ")
+  const flat = neutralize(text.replace(/[\r\n]+/g, " "))
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`
 }
 
