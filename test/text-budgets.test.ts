@@ -15,19 +15,9 @@ import {
   TOOL_DESCRIPTION,
 } from "../src/core/prompts.ts"
 import { type BudgetedText, TEXT_BUDGETS } from "../src/core/text-budgets.ts"
-import type { TodoList } from "../src/core/types.ts"
+import { OPEN_SAMPLE } from "./fixtures/lists.ts"
 
-const LIST: TodoList = [
-  {
-    name: "Build",
-    tasks: [
-      { text: "Write parser", status: "completed" },
-      { text: "Add tests", status: "in_progress" },
-      { text: "Deploy", status: "blocked", blocker: "waiting on credentials" },
-    ],
-  },
-  { name: "Docs", tasks: [{ text: "Write README", status: "pending" }] },
-]
+const LIST = OPEN_SAMPLE
 
 const skill = readFileSync(join(__dirname, "..", "skills", "todo-discipline", "SKILL.md"), "utf8")
 

@@ -14,6 +14,7 @@ import {
   type TrackerState,
 } from "../src/core/tracker.ts"
 import type { OpName, TodoList } from "../src/core/types.ts"
+import { OPEN_SAMPLE } from "./fixtures/lists.ts"
 
 const CFG: TrackerConfig = {
   reminders: true,
@@ -23,17 +24,7 @@ const CFG: TrackerConfig = {
   nudgesMax: 2,
 }
 
-const OPEN: TodoList = [
-  {
-    name: "Build",
-    tasks: [
-      { text: "Write parser", status: "completed" },
-      { text: "Add tests", status: "in_progress" },
-      { text: "Deploy", status: "blocked", blocker: "waiting on credentials" },
-    ],
-  },
-  { name: "Docs", tasks: [{ text: "Write README", status: "pending" }] },
-]
+const OPEN = OPEN_SAMPLE
 const OPEN_LATER: TodoList = [
   {
     name: "Build",
