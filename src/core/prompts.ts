@@ -61,6 +61,9 @@ export function preludeText(eager: EagerMode): string | undefined {
   return undefined
 }
 
+/** The lines of one user edit as they travel from the TUI to the tracker. */
+export type EditLines = Pick<EditSummary, "lines" | "removed" | "removedPhases">
+
 /** What changed through /todo (or the sidebar), merged when several edits arrive before delivery. */
 export interface EditSummary {
   /** One line per change, e.g. `done "X"`, `removed "Y"`. */

@@ -30,7 +30,7 @@
  */
 
 import { type Access, type AgentRules, type Rule, toolAccess } from "./permission.ts"
-import { type EditSummary, SUBAGENT_REFUSAL } from "./prompts.ts"
+import { type EditLines, SUBAGENT_REFUSAL } from "./prompts.ts"
 import { initialStubs, type StubState } from "./stale.ts"
 import {
   classifyUserMessage,
@@ -130,14 +130,9 @@ export type HostEvent =
    * The server read the session's stored list for the first time in this process, and took the user-edit
    * notes queued in the store with it (edits made through the TUI that no server delivered yet).
    */
-  | { readonly type: "list.loaded"; readonly edits?: readonly Pick<EditSummary, "lines" | "removed">[] }
+  | { readonly type: "list.loaded"; readonly edits?: readonly EditLines[] }
   /** The user changed the list in another process (the TUI); these are the lines of its note. */
-  | {
-      readonly type: "list.edited"
-      readonly lines: readonly string[]
-      readonly removed: readonly string[]
-      readonly removedPhases?: readonly string[]
-    }
+  | ({ readonly type: "list.edited" } & EditLines)
 
 export type SessionAction =
   | (TrackerAction & { readonly type: "attach" | "inject" })

@@ -7,6 +7,7 @@ import { hasActionableTask, hasOpenTask } from "./list.ts"
 import type { Access } from "./permission.ts"
 import {
   compactionContextText,
+  type EditLines,
   type EditSummary,
   isPluginText,
   type Notices,
@@ -132,12 +133,7 @@ export type TrackerEvent =
   /** The conversation was compacted. */
   | { readonly type: "compacted" }
   /** The user changed the list (via /todo or the sidebar). */
-  | {
-      readonly type: "userEdit"
-      readonly lines: readonly string[]
-      readonly removed: readonly string[]
-      readonly removedPhases?: readonly string[]
-    }
+  | ({ readonly type: "userEdit" } & EditLines)
 
 /**
  * What a text says. One delivery may carry several one-shot notices in one text (the list shown once):
