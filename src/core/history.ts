@@ -545,9 +545,10 @@ export function encodeHistory(history: ListHistory): unknown {
 }
 
 /**
- * Reads a stored history against the stored list in effect. A history that is malformed, does not replay
- * (every span must end where the next checkpoint starts), or does not end in `list` is replaced by a history
- * of `list` alone, with a warning: the list is never lost, only the way back.
+ * Reads a stored history against the stored list in effect. A history that is malformed or does not replay
+ * (every span must end where the next checkpoint starts) is replaced by a history of `list` alone, with a
+ * warning: the list is never lost, only the way back. One that does not end in `list` gets `list` recorded
+ * as a user edit made last.
  */
 export function decodeHistory(
   raw: unknown,
@@ -594,8 +595,8 @@ export function decodeHistory(
           : { message: rev.at.message, part: rev.at.part }
       history = revert({ ...history, rev: { at, edits: rev.edits } }, at, limits).history
     }
-    if (!sameRows(toRows(currentList(history)), toRows(list)))
-      return problem("it does not end in the stored list")
+    // A list changed beside its history (an older writer, a hand edit) is taken as a user edit made last.
+    if (!sameRows(toRows(currentList(history)), toRows(list))) history = recordEdit(history, {}, list).history
     return { history }
   } catch {
     return {
