@@ -278,7 +278,7 @@ describe("input out of order or malformed: a consistent list and a warning", () 
         ])
           expect(step).not.toThrow()
         expect(() => listAt(h, point as never)).not.toThrow()
-        expect(() => stateAtCall(h, [String(point)])).not.toThrow()
+        expect(() => stateAtCall(h, [point as never])).not.toThrow()
       }),
       { numRuns: 300 },
     )
