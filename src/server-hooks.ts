@@ -15,7 +15,7 @@ import { formatOutcome } from "./core/format.ts"
 import { type PromptFamily, steeringOn, steerSystemPrompt } from "./core/host-prompt.ts"
 import { parseSnapshot } from "./core/parse.ts"
 import { type Access, type AgentRules, decodeAgentRules, decodeRules } from "./core/permission.ts"
-import { ARG_DESCRIPTIONS, commandReplyText, STALE_STUB, TOOL_DESCRIPTION } from "./core/prompts.ts"
+import { ARG_DESCRIPTIONS, commandReplyText, TOOL_DESCRIPTION } from "./core/prompts.ts"
 import {
   type HostEvent,
   initialSession,
@@ -31,7 +31,7 @@ import { listToasts, spokenToasts, type Toast } from "./core/toasts.ts"
 import { COMMAND_PART_KEY } from "./core/tui-protocol.ts"
 import { OP_NAMES, type OpName, type TodoList } from "./core/types.ts"
 import { PLUGIN_ID, TODO_TOOL } from "./core/words.ts"
-import { decodeBusEvent, decodeParts, decodeTools, decodeUser, historyOf } from "./host-events.ts"
+import { applyStubs, decodeBusEvent, decodeParts, decodeTools, decodeUser, historyOf } from "./host-events.ts"
 import { todoDir } from "./paths.ts"
 import { loadSettings } from "./settings.ts"
 import { createStore, LIST_BUSY, type Store } from "./store/store.ts"
@@ -407,13 +407,10 @@ export const server: Plugin = async (input, options) => {
       if (!lastMessage || !sessionID) return
       const s = session(sessionID)
       await syncFromStore(s)
-      // Our stored messages that a later todo update made stale go out as a one-line stub (request only).
+      // Our stale notices and superseded todo results go out as a one-line stub (request only).
       const stubs = stepStubs(s.state.stubs, historyOf(output.messages))
       if (stubs !== s.state.stubs) s.state = { ...s.state, stubs }
-      for (const ref of s.state.stubs.stale) {
-        const part = output.messages[ref.index]?.parts.find((p) => p.id === ref.partID)
-        if (part?.type === "text") part.text = STALE_STUB
-      }
+      applyStubs(output.messages, stubs.stale)
       const text = joined(await step(s, { type: "model.request" }), "inject")
       if (!text) return
       const info = lastMessage.info as { id: string; role: string }
