@@ -106,6 +106,16 @@ describe("an agent that may not call todo", () => {
     expect(await prompt(h, "s1", "And the lexer", "review")).toHaveLength(1)
   })
 
+  it("a host that never answers GET /session/:id does not hold the prompt: the session counts as top-level", async () => {
+    const h = await host({ sessionInfo: () => new Promise(() => {}), pluginOptions: { eager: "preferred" } })
+    // No session.created: the parent is unknown, so the first hook asks the host for it (and before the
+    // deadline, every hook of the session would wait on that answer forever).
+    await prompt(h, "s1", "Review the parser", "review")
+    const reply = await h.call("s1", PLAN)
+    expect(reply.ok).toBe(true)
+    expect(reply.list).toHaveLength(PLAN.list.length)
+  })
+
   it("follows the session's own rules from session.updated, and a prompt's tools", async () => {
     const h = await host({ agents: AGENTS })
     await h.event("session.created", { info: { id: "s1" } })
