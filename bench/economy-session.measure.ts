@@ -141,6 +141,8 @@ const SKILL_ENTRY = /\n[ \t]*<skill>\s*<name>todo-discipline<\/name>[\s\S]*?<\/s
 /** What one request of the real run carries of the tool: every earlier call's arguments and result, and notices. */
 interface Carried {
   readonly args: number
+  /** Of `args`, the first call's: the plan, laid out whole. */
+  readonly planArgs: number
   readonly results: number
   readonly injected: number
 }
@@ -192,13 +194,14 @@ function sessionCost(
   requests: number,
 ): Carried & { fixed: number; total: number } {
   const calls = side.args.length
-  const sum = { fixed: 0, args: 0, results: 0, injected: 0, total: 0 }
+  const sum = { fixed: 0, args: 0, planArgs: 0, results: 0, injected: 0, total: 0 }
   for (let j = 0; j < requests; j++) {
     let made = 0
     while (made < calls && Math.floor((made * requests) / calls) < j) made++
     const carried = side.carried[made]!
     sum.fixed += fixed
     sum.args += carried.args
+    sum.planArgs += carried.planArgs
     sum.results += carried.results
     sum.injected += carried.injected
   }
@@ -279,6 +282,7 @@ it("measures the whole-session cost of todo against todowrite on the real host",
         expect(content.calls, `${tool}: request ${index} carries every earlier call`).toHaveLength(index)
         side.carried.push({
           args: content.calls.reduce((a, c) => a + c.args, 0),
+          planArgs: content.calls[0]?.args ?? 0,
           results: content.calls.reduce((a, c) => a + c.result, 0),
           injected: content.injected,
         })
@@ -374,7 +378,7 @@ it("measures the whole-session cost of todo against todowrite on the real host",
       },
       {
         title: "Where the characters of a 200-request session go",
-        note: `The session of 200 requests above, by part, under the default prompt. On the todo side, the results of earlier calls go out as a one-line stub once a later todo call succeeded (src/core/stale.ts), so "call results" is mostly the newest result in full plus one stub per older call; arguments always go out as the model wrote them.`,
+        note: `The session of 200 requests above, by part, under the default prompt. On the todo side, the results of earlier calls go out as a one-line stub once a later todo call succeeded (src/core/stale.ts), so "call results" is mostly the newest result in full plus one stub per older call. Arguments always go out as the model wrote them: they are its own record of what it did, and the plan call's are the only copy of the plan in the request once that call's result is a stub.`,
         columns: ["part", "todo", "todowrite", "todo, share of its total"],
         rows: (() => {
           const { a, b } = sessions.find((s) => s.requests === 200 && s.modelID === "m")!.parts
@@ -387,6 +391,7 @@ it("measures the whole-session cost of todo against todowrite on the real host",
           return [
             row("fixed part of every request", (c) => c.fixed),
             row("call arguments", (c) => c.args),
+            row("…of which the first call's (the plan)", (c) => c.planArgs),
             row("call results", (c) => c.results),
             row("injected notices", (c) => c.injected),
             row("total", (c) => c.total),
