@@ -1,0 +1,172 @@
+// The sessions this server tracks: per session, the core's state and the list as last read from the
+// store. Owns the three ways host facts reach the core besides hooks (the stored list, another process's
+// writes, the session's parent) and performs the actions the core returns that need no hook output.
+
+import { type EditNote, isEditNote } from "./actions.ts"
+import type { AgentRulesSource } from "./agent-rules.ts"
+import type { Config } from "./core/config.ts"
+import { type Access, decodeRules } from "./core/permission.ts"
+import {
+  type HostEvent,
+  initialSession,
+  parentUnknown,
+  type Session,
+  type SessionAction,
+  stepSession,
+  todoAccess,
+  todoRefusal,
+} from "./core/session.ts"
+import { spokenToasts } from "./core/toasts.ts"
+import type { TodoList } from "./core/types.ts"
+import { type Client, showToast } from "./host-output.ts"
+import { withinMs } from "./host-wait.ts"
+import type { Store } from "./store/store.ts"
+
+// How long the one lookup of a session's parent may hold up a hook; a host that has not answered by then
+// leaves the session counted as a top-level one (events normally carry the parent, so this is rare).
+const PARENT_WAIT_MS = 2_000
+
+/** What the server keeps per session: the core's session state, and the list as last read from the store. */
+export interface Tracked {
+  readonly id: string
+  state: Session
+  list: TodoList
+  /** The store's change marker when `list` was read; a different stamp means another process wrote. */
+  stamp: string | undefined
+  loaded: Promise<void> | undefined
+}
+
+export interface Sessions {
+  /** The tracked session, started when unknown. */
+  get(id: string): Tracked
+  /** The tracked session, or undefined: for events about sessions this server never started. */
+  find(id: string): Tracked | undefined
+  /** Steps the core; reminders and forgetting are performed here, the other actions are returned. */
+  step(s: Tracked, event: HostEvent): Promise<readonly SessionAction[]>
+  /** Picks up the stored list and another process's changes (and the user-edit notes they left). */
+  syncFromStore(s: Tracked): Promise<void>
+  /** Asks the host for the session's parent once, when no event said whether it has one. */
+  resolveParent(s: Tracked): Promise<void>
+  /**
+   * Whether the system prompt may point this session's agent at `todo`. A subagent's calls are refused;
+   * an agent whose rules deny or ask for todo is never pushed.
+   */
+  todoCallable(s: Tracked): boolean
+}
+
+export function trackSessions(deps: {
+  client: Client
+  store: Store
+  config: Config
+  agents: AgentRulesSource
+}): Sessions {
+  const { client, store, config, agents } = deps
+  const sessions = new Map<string, Tracked>()
+
+  function get(id: string): Tracked {
+    let s = sessions.get(id)
+    if (!s) {
+      s = { id, state: initialSession(), list: [], stamp: undefined, loaded: undefined }
+      sessions.set(id, s)
+    }
+    return s
+  }
+
+  async function step(s: Tracked, event: HostEvent): Promise<readonly SessionAction[]> {
+    const result = stepSession(s.state, event, s.list, config, agents.current())
+    s.state = result.session
+    for (const toast of spokenToasts(result.actions, s.list, config)) showToast(client, toast)
+    for (const action of result.actions) {
+      if (action.type === "forget") sessions.delete(s.id)
+      else if (action.type === "remind") await remind(s.id, action)
+    }
+    return result.actions
+  }
+
+  async function remind(id: string, action: Extract<SessionAction, { type: "remind" }>) {
+    const user = action.user ?? {}
+    const body = { parts: [{ type: "text", text: action.text, synthetic: true }], ...user }
+    await client.session.promptAsync({ path: { id }, body: body as never })
+  }
+
+  /** Takes the pending user-edit notes out of the record (under its lock), with the list they go with. */
+  async function takeNotes(id: string) {
+    let notes: EditNote[] = []
+    const snapshot = await store.update(id, (current) => {
+      notes = current.edits.filter(isEditNote)
+      return current.edits.length > 0 ? { ...current, edits: [] } : undefined
+    })
+    return { snapshot, notes }
+  }
+
+  /** Reads the stored list once per session and tells the core it was loaded (a resume, when it was stored earlier). */
+  function ensureLoaded(s: Tracked): Promise<void> {
+    s.loaded ??= (async () => {
+      // The stamp is taken before the read: a write in between makes the next stamp differ, so it is read then.
+      const stamp = await store.stamp(s.id)
+      let snapshot = await store.read(s.id)
+      // Notes the TUI queued and no server delivered are handed to the core with the list: a resume notice
+      // spends them, so they cannot come back after the next todo update.
+      let notes: EditNote[] = []
+      if (snapshot.edits.length > 0) ({ snapshot, notes } = await takeNotes(s.id))
+      s.list = snapshot.list
+      s.stamp = stamp
+      await step(s, { type: "list.loaded", edits: notes })
+    })()
+    return s.loaded
+  }
+
+  /** One stat per call, a read only when the stamp moved. */
+  async function syncFromStore(s: Tracked): Promise<void> {
+    await ensureLoaded(s)
+    const stamp = await store.stamp(s.id)
+    if (stamp === s.stamp) return
+    // Only pending notes need the lock (to clear them); a plain change of the list is read without it.
+    const read = await store.read(s.id)
+    const { snapshot, notes } =
+      read.edits.length === 0 ? { snapshot: read, notes: [] } : await takeNotes(s.id)
+    s.list = snapshot.list
+    // Busy: the notes stay stored and the stamp old, so the next hook delivers them.
+    if (snapshot.busy) return
+    // Not a fresh stat: a write landing after the read would carry that stat's stamp and be missed.
+    s.stamp = stamp
+    for (const note of notes)
+      await step(s, {
+        type: "list.edited",
+        lines: note.lines,
+        removed: note.removed,
+        ...(note.removedPhases ? { removedPhases: note.removedPhases } : {}),
+      })
+  }
+
+  async function resolveParent(s: Tracked): Promise<void> {
+    if (!parentUnknown(s.state.facts)) return
+    let parentID: string | undefined
+    let permission: unknown
+    try {
+      const info = await withinMs(Promise.resolve(client.session.get({ path: { id: s.id } })), PARENT_WAIT_MS)
+      const data = info?.data as { parentID?: string; permission?: unknown } | undefined
+      parentID = data?.parentID || undefined
+      permission = data?.permission
+    } catch {
+      parentID = undefined
+    }
+    await step(s, parentID === undefined ? { type: "parent.found" } : { type: "parent.found", parentID })
+    const rules = decodeRules(permission)
+    if (rules !== undefined) await step(s, { type: "session.rules", rules })
+  }
+
+  /** Whether the agent of the session's turn under way may call todo, by the core's rule over the host's rules. */
+  function todoAccessOf(id: string): Access {
+    return todoAccess((sessions.get(id)?.state ?? initialSession()).facts, agents.current())
+  }
+
+  return {
+    get,
+    find: (id) => sessions.get(id),
+    step,
+    syncFromStore,
+    resolveParent,
+    todoCallable: (s) => todoRefusal(s.state.facts) === undefined && todoAccessOf(s.id) === "allow",
+  }
+}

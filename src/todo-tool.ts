@@ -1,0 +1,96 @@
+// The `todo` tool the agent calls: its argument schema and its execution against the session's stored list.
+// The core executes and formats; this module takes the lock, reports the call to the session and answers.
+
+import type { ToolDefinition } from "@opencode-ai/plugin"
+import { z } from "zod"
+import { type Config, limitsOf } from "./core/config.ts"
+import { type ExecuteResult, execute } from "./core/execute.ts"
+import { formatOutcome } from "./core/format.ts"
+import { ARG_DESCRIPTIONS, TOOL_DESCRIPTION } from "./core/prompts.ts"
+import { todoRefusal } from "./core/session.ts"
+import { listToasts } from "./core/toasts.ts"
+import { OP_NAMES, type OpName, type TodoList } from "./core/types.ts"
+import { TODO_TOOL } from "./core/words.ts"
+import { type Client, showToast } from "./host-output.ts"
+import type { Sessions } from "./server-sessions.ts"
+import { LIST_BUSY, type Store } from "./store/store.ts"
+
+const itemsField = z.array(z.string())
+const phaseSpec = z.object({ phase: z.string(), items: itemsField })
+
+/**
+ * The tool's argument schema, as lean as the model can still use it: it rides on every request.
+ * Every field is optional so that a call without `op` reaches the core, which infers the op or
+ * explains the accepted shapes; the host does not validate arguments and the core checks them all,
+ * so `ops` entries are left open (the tool description names their fields) and fields the
+ * description explains carry no description of their own.
+ */
+export const toolArgs = {
+  op: z.enum(OP_NAMES as [OpName, ...OpName[]]).optional(),
+  task: z.string().optional(),
+  phase: z.string().optional(),
+  reason: z.string().optional().describe(ARG_DESCRIPTIONS.reason),
+  items: itemsField.optional(),
+  list: z.array(phaseSpec).optional().describe(ARG_DESCRIPTIONS.list),
+  ops: z.array(z.unknown()).optional().describe(ARG_DESCRIPTIONS.ops),
+}
+
+export function todoTool(deps: {
+  client: Client
+  store: Store
+  config: Config
+  sessions: Sessions
+}): ToolDefinition {
+  const { client, store, config, sessions } = deps
+  const limits = limitsOf(config)
+  return {
+    description: TOOL_DESCRIPTION,
+    args: toolArgs,
+    async execute(args, ctx) {
+      const s = sessions.get(ctx.sessionID)
+      await sessions.resolveParent(s)
+      const refusal = todoRefusal(s.state.facts)
+      if (refusal !== undefined) return refusal
+      // The host asks for plugin tools only when they ask: with `todo: "ask"` the user approves the call
+      // first. A refusal throws the host's own error, which ends the turn as for any tool.
+      if (typeof ctx.ask === "function")
+        await ctx.ask({ permission: TODO_TOOL, patterns: ["*"], always: ["*"], metadata: {} })
+      await sessions.syncFromStore(s)
+      let before: TodoList = s.list
+      let result: ExecuteResult | undefined
+      let changed = false
+      const snapshot = await store.update(s.id, (current) => {
+        before = current.list
+        result = execute(current.list, args, limits)
+        changed = result.ok && result.list !== current.list
+        return changed && result.ok ? { ...current, list: result.list } : undefined
+      })
+      // s.stamp stays the one syncFromStore took before this read; our own write moves the
+      // stamp, so the next hook reads the record once more instead of missing another writer.
+      s.list = snapshot.list
+      if (snapshot.busy) {
+        await sessions.step(s, { type: "todo.finished", ok: false, ops: [] })
+        return {
+          title: "todo: busy",
+          output: `Error: ${LIST_BUSY}`,
+          metadata: { ok: false, list: s.list },
+        } as never
+      }
+      for (const toast of listToasts(before, s.list, config)) showToast(client, toast)
+      const outcome = result ?? execute(s.list, args, limits)
+      // The ops as the core parsed them: a call without "op" has its op inferred from its shape.
+      await sessions.step(s, {
+        type: "todo.finished",
+        ok: outcome.ok,
+        ops: outcome.ok ? outcome.ops.map((op) => op.op) : [],
+      })
+      const output = formatOutcome(before, outcome)
+      return {
+        title: outcome.ok ? output.split("\n")[0]!.slice(0, 80) : "todo: error",
+        output,
+        // The stale rule (core/stale.ts) reads `ok` (a success supersedes earlier results) and `changed` (an update).
+        metadata: { ok: outcome.ok, changed, list: s.list },
+      } as never
+    },
+  }
+}
