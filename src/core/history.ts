@@ -18,9 +18,14 @@
 // "Strictly before a point" compares message ids, then part ids, as strings: the host mints ascending ids
 // (a clock prefix, then a counter), and its own /redo compares them the same way. A revert point with no
 // part is before every part of its message; an edit anchored after a message is after every part of it.
+// An id the history never saw is placed by its order; whether the host has that message is the adapter's
+// to check. What this cannot survive: the host's clock prefix wraps every 2^36 ms (next on 2028-10-17
+// UTC), and ids minted after a wrap sort before older ones in a session open across it.
 //
-// Cost: recording touches the newest span only (bounded by MAX_SPAN entries); a list before a point costs
-// a binary search over the spans and a replay of one span, whatever the length of the session.
+// Cost: recording a change costs the size of the list, whatever the length of the session (the newest
+// span's end is kept beside the history), and so does the list before a point among the last RECENT
+// changes (the common undo). Any other point costs a binary search over the spans and the replay of one
+// span (at most MAX_SPAN entries). Reading a stored history checks every span once, so that grows.
 
 import { type DroppedEdit, isPendingEdit, type PendingEdit, pendingEdit, remake } from "./history-edits.ts"
 import {
@@ -557,7 +562,7 @@ export function commit(history: ListHistory, removed?: Point, limits: Limits = D
         [],
         "The list history is damaged; it was started again from the list in effect.",
       )
-    if (rev === undefined && cut.spans !== history.spans && !sameSpans(cut, history))
+    if (rev === undefined && cut.spans !== history.spans)
       warning ??= `Messages were removed without a revert first (from ${pointLabel(at)}); the list went back to before them.`
     let h = cut
     const dropped: DroppedEdit[] = []
@@ -568,10 +573,6 @@ export function commit(history: ListHistory, removed?: Point, limits: Limits = D
     }
     return stepped(h, dropped, warning)
   })
-}
-
-function sameSpans(a: ListHistory, b: ListHistory): boolean {
-  return a.spans.length === b.spans.length && a.spans.every((s, i) => s.e.length === b.spans[i]!.e.length)
 }
 
 /** The history without its entries at or after `at`; undefined when a span cannot be replayed. */
