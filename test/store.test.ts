@@ -5,6 +5,7 @@ import { homedir, hostname, tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
+import { currentList, decodeHistory, encodeHistory } from "../src/core/history.ts"
 import type { Phase, TodoList } from "../src/core/types.ts"
 import { dataDir, todoDir } from "../src/paths.ts"
 import { type Fs, fileName } from "../src/store/files.ts"
@@ -92,18 +93,24 @@ describe("read / update", () => {
       list: LIST,
       edits: [{ kind: "done", task: "x" }],
     }))
-    expect(written).toEqual({
+    const { history, ...rest } = written
+    expect(rest).toEqual({
       list: LIST,
       revision: 1,
       edits: [{ kind: "done", task: "x" }],
       persisted: true,
     })
-    expect(JSON.parse(await readFile(join(dir, "s1.json"), "utf8"))).toEqual({
-      version: 1,
+    // A change made without a history step is recorded in the history by the store.
+    expect(history!.spans.flatMap((span) => span.e)).toHaveLength(1)
+    expect(currentList(history!)).toEqual(LIST)
+    const record = JSON.parse(await readFile(join(dir, "s1.json"), "utf8"))
+    expect(record).toEqual({
+      version: 2,
       session: "s1",
       revision: 1,
       list: LIST,
       edits: [{ kind: "done", task: "x" }],
+      history: encodeHistory(history!),
     })
     const other = open(dir).store
     expect(await other.read("s1")).toEqual(written)
@@ -262,6 +269,32 @@ describe("stamp", () => {
 })
 
 describe("corrupt and foreign records", () => {
+  it("keeps the list of a record whose history does not read, warns once, and writes a good history next", async () => {
+    const dir = await tempDir()
+    const file = join(dir, "s.json")
+    const record = {
+      version: 2,
+      session: "s",
+      revision: 4,
+      list: LIST,
+      edits: [],
+      history: { v: 1, spans: "?" },
+    }
+    await writeFile(file, JSON.stringify(record))
+    const { store, warnings } = open(dir)
+    expect(texts(await store.read("s"))).toEqual(["write store", "release"])
+    expect(texts(await store.read("s"))).toEqual(["write store", "release"])
+    expect(warnings).toEqual([
+      'Todo session "s": The stored list history is unreadable (no checkpoints); the list was kept, but undo cannot go back before it.',
+    ])
+    const next = await store.update("s", append("a"))
+    expect([texts(next), next.revision]).toEqual([["write store", "a"], 5])
+    const written = JSON.parse(await readFile(file, "utf8"))
+    expect(decodeHistory(written.history, written.list)).toEqual({ history: next.history })
+    expect(currentList(next.history!)).toEqual(next.list)
+    expect(warnings).toHaveLength(1)
+  })
+
   it("moves a corrupt record aside once, warns once, starts empty; a later corruption gets a new name", async () => {
     const dir = await tempDir()
     const file = join(dir, "s1.json")
@@ -329,7 +362,7 @@ describe("corrupt and foreign records", () => {
   it("leaves a record of a newer version in place and works in memory for that session", async () => {
     const dir = await tempDir()
     const file = join(dir, "s.json")
-    const text = JSON.stringify({ version: 2, session: "s", revision: 9, list: LIST, edits: [], extra: true })
+    const text = JSON.stringify({ version: 3, session: "s", revision: 9, list: LIST, edits: [], extra: true })
     await writeFile(file, text)
     const { store, warnings } = open(dir)
     expect(await store.read("s")).toEqual({ list: [], revision: 0, edits: [], persisted: false })
@@ -340,7 +373,7 @@ describe("corrupt and foreign records", () => {
     expect(await readFile(file, "utf8")).toBe(text)
     expect(await readdir(dir)).toEqual(["s.json"])
     expect(warnings).toEqual([
-      'The todo list of session "s" was saved by a newer plugin version (record version 2); it is left untouched and this session\'s list is kept in memory only.',
+      'The todo list of session "s" was saved by a newer plugin version (record version 3); it is left untouched and this session\'s list is kept in memory only.',
     ])
     // Other sessions are unaffected.
     expect((await store.update("t", append("b"))).persisted).toBe(true)
@@ -409,7 +442,7 @@ describe("unusable storage", () => {
   const isRoot = process.getuid?.() === 0
 
   async function expectMemoryMode(dir: string, store: ReturnType<typeof open>["store"], warnings: string[]) {
-    const first = await store.update("s", append("a"))
+    const { history: _history, ...first } = await store.update("s", append("a"))
     expect(first).toEqual({
       list: [{ name: "P", tasks: [{ text: "a", status: "pending" }] }],
       revision: 1,
