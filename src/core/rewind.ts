@@ -22,11 +22,9 @@
  * The facts are plain data, bounded: three points, one id, and at most TODO_PARTS_MAX tool parts.
  */
 
-/** A place in the conversation: a message, or a part inside it (a partial revert cuts there). */
-export interface Point {
-  readonly messageID: string
-  readonly partID?: string
-}
+import type { Point } from "./history.ts"
+
+export type { Point }
 
 /** A todo tool part as the host announced it: which part holds which call. */
 export interface TodoPart {
@@ -74,9 +72,9 @@ export const INITIAL_REWIND: RewindFacts = Object.freeze({
 
 /** Negative when `a` comes before `b`. A message's own point comes before every part of it. */
 export function comparePoints(a: Point, b: Point): number {
-  if (a.messageID !== b.messageID) return a.messageID < b.messageID ? -1 : 1
-  const pa = a.partID ?? ""
-  const pb = b.partID ?? ""
+  if (a.message !== b.message) return a.message < b.message ? -1 : 1
+  const pa = a.part ?? ""
+  const pb = b.part ?? ""
   return pa === pb ? 0 : pa < pb ? -1 : 1
 }
 
@@ -87,11 +85,11 @@ export function samePoint(a: Point | null, b: Point | null): boolean {
 /** Where a user edit made now is anchored: the revert point, or after the newest message seen. */
 export type EditAnchor =
   | { readonly kind: "reverted"; readonly point: Point }
-  | { readonly kind: "after"; readonly messageID: string }
+  | { readonly kind: "after"; readonly message: string }
 
 export function editAnchor(facts: RewindFacts): EditAnchor | undefined {
   if (facts.revert !== null) return { kind: "reverted", point: facts.revert }
-  return facts.newest === null ? undefined : { kind: "after", messageID: facts.newest }
+  return facts.newest === null ? undefined : { kind: "after", message: facts.newest }
 }
 
 /** The part that holds the todo call `callID`, when the host announced it. */
@@ -102,7 +100,7 @@ export function todoPartOf(facts: RewindFacts, callID: string): TodoPart | undef
 }
 
 function commit(facts: RewindFacts, point: Point, unexpected?: string): RewindStep {
-  const newest = facts.newest !== null && facts.newest >= point.messageID ? null : facts.newest
+  const newest = facts.newest !== null && facts.newest >= point.message ? null : facts.newest
   return {
     facts: { ...facts, revert: null, committed: point, newest },
     action: { type: "commit", point, ...(unexpected ? { unexpected } : {}) },
@@ -123,7 +121,11 @@ export function stepRewind(facts: RewindFacts, event: RewindEvent): RewindStep {
         return commit(facts, point)
       }
       if (facts.committed !== null && comparePoints(event.point, facts.committed) >= 0) return { facts }
-      return commit(facts, event.point, "a message was removed with no undo known; the list follows the removal")
+      return commit(
+        facts,
+        event.point,
+        "a message was removed with no undo known; the list follows the removal",
+      )
     }
     case "message": {
       // Every prompt commits a pending revert before the host stores it.

@@ -105,14 +105,21 @@ export const OPEN_ASKS_MAX = 100
 export type HostEvent =
   // The host's event bus.
   | { readonly type: "session.created"; readonly parentID?: string; readonly rules?: readonly Rule[] }
-  /** The session's permission rules, from the server's lookup. */
-  | { readonly type: "session.rules"; readonly rules: readonly Rule[] }
   /** The whole session as the host sent it: its rules, and the revert in progress (null: none). */
   | { readonly type: "session.updated"; readonly rules: readonly Rule[]; readonly revert: Point | null }
   /** The host removed a message (no partID) or a part of one: an undo is being committed. */
   | { readonly type: "message.removed"; readonly messageID: string; readonly partID?: string }
+  /** The newest message of the session, as the server looked it up. */
+  | { readonly type: "message.seen"; readonly messageID: string }
+  /** Edits made while reverted did not apply to the list the user came back to (redo or commit). */
+  | { readonly type: "edits.dropped" }
   /** The host announced the part that holds a todo call. */
-  | { readonly type: "todo.part"; readonly callID: string; readonly messageID: string; readonly partID: string }
+  | {
+      readonly type: "todo.part"
+      readonly callID: string
+      readonly messageID: string
+      readonly partID: string
+    }
   | { readonly type: "session.deleted" }
   | { readonly type: "session.compacted" }
   | { readonly type: "session.error"; readonly aborted: boolean }
@@ -260,12 +267,13 @@ function rewindEvent(event: HostEvent): RewindEvent | undefined {
         type: "removed",
         point:
           event.partID === undefined
-            ? { messageID: event.messageID }
-            : { messageID: event.messageID, partID: event.partID },
+            ? { message: event.messageID }
+            : { message: event.messageID, part: event.partID },
       }
     case "user.message":
       return { type: "message", user: true, ...(event.messageID ? { messageID: event.messageID } : {}) }
     case "assistant.updated":
+    case "message.seen":
       return { type: "message", user: false, messageID: event.messageID }
     case "todo.part":
       return event
@@ -294,7 +302,6 @@ function observeHost(facts: SessionFacts, event: HostEvent): SessionFacts {
         subagent: event.parentID !== undefined,
         ...(event.rules ? { sessionRules: event.rules } : {}),
       })
-    case "session.rules":
     case "session.updated":
       return sameRules(facts.sessionRules, event.rules)
         ? facts
@@ -451,7 +458,7 @@ export function stepSession(
   const history: SessionAction[] = rewind ? [{ type: "history", change: rewind }] : []
   // An undo takes back what pending notices describe; the rest of the event means nothing to the tracker.
   const tracked: TrackerEvent | undefined =
-    rewind?.type === "revert"
+    rewind?.type === "revert" || event.type === "edits.dropped"
       ? { type: "rewound" }
       : trackerEvent(event, session.facts, facts, session.tracker, list, agents)
   if (tracked === undefined) return { session: withFacts, actions: rewind ? history : NO_ACTIONS }
