@@ -24,6 +24,9 @@
  *   aborted or interrupted (the user took over), failed, an open request, a subagent, the last assistant text.
  * - A reminder goes out with the agent, model and variant of the last real prompt, so the host does not switch
  *   the session to its default agent.
+ * - The host's undo, redo and commit (rewind.ts) are handed to the server as history actions, the commit
+ *   before anything a prompt that commits it attaches. An undo takes back the notices that describe what it
+ *   undid (the tracker's "rewound"), and no reminder goes out while it is pending: a new turn would commit it.
  * - A deleted session is forgotten.
  * The state is plain data (it round-trips through JSON) and does not grow with the session: at most
  * OPEN_ASKS_MAX request ids and the text of one assistant message.
