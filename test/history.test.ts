@@ -21,7 +21,7 @@ import {
   unrevert,
 } from "../src/core/history.ts"
 import { applyDelta, diffRows, expandId, fromRows, shortenId, toRows } from "../src/core/history-rows.ts"
-import type { Op, TodoList } from "../src/core/types.ts"
+import { DEFAULT_LIMITS, type Op, type TodoList } from "../src/core/types.ts"
 import { encodeRecord } from "../src/store/record.ts"
 import { historySession } from "./fixtures/history-session.ts"
 import { deepFreeze, phase, task } from "./fixtures/lists.ts"
@@ -190,6 +190,18 @@ describe("undo, redo, commit", () => {
     const redone = unrevert(recordEdit(undone.history, {}, replaced).history)
     expect(redone.dropped).toEqual([{ kind: "status", task: "A", status: "completed" }])
     expect(redone.list).toEqual([phase("Build", task("B", "blocked", "why")), phase("New")])
+  })
+
+  it("a replacing edit that would take the newest list over the limits is dropped whole, and named", () => {
+    const l1: TodoList = [phase("Build", task("A", "in_progress"), task("B"))]
+    const l2: TodoList = [phase("Build", task("A", "in_progress"), task("B"), task("D"))]
+    let h = recordCall(historyFrom([]), { message: "m1", part: "p1", callID: "c1" }, l1).history
+    h = recordCall(h, { message: "m3", part: "p3", callID: "c2" }, l2).history
+    const undone = revert(h, { message: "m3" })
+    const added: TodoList = [phase("Build", task("A", "in_progress"), task("B"), task("C"))]
+    const limits = { ...DEFAULT_LIMITS, maxTasks: 3 }
+    const redone = unrevert(recordEdit(undone.history, {}, added).history, limits)
+    expect([redone.list, redone.dropped]).toEqual([l2, [{ kind: "status", task: "C", status: "pending" }]])
   })
 
   it("a second revert replaces the first and keeps the edits made while reverted; back at the first point they are exact", () => {

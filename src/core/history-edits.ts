@@ -221,6 +221,8 @@ function applyItems(
       }
       case "+": {
         const hit = locate(item[1])
+        // Named only if the whole edit is dropped (over the limits): a task added with its status.
+        all.push({ kind: "status", task: item[1], status: statusOf(item[3]) ?? "pending" })
         if (hit) hit.phase.tasks[hit.i] = task(item[1], item[3], item[5])
         else insert(ensurePhase(item[2]), task(item[1], item[3], item[5]), item[4])
         break

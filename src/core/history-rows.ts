@@ -33,7 +33,6 @@ const STATUS_OF: Readonly<Record<string, TaskStatus>> = {
 }
 const PHASE = "#"
 const STATUS_RUN = /^(?:\d+[picab])*$/
-const STATUS_ITEM = /(\d+)([picab])/g
 
 export function statusCode(status: TaskStatus): string {
   return CODE[status]
@@ -177,11 +176,18 @@ export function applyDelta(rows: Row[], delta: Delta): boolean {
     statuses = delta[3]
     reasons = delta[4]
   }
-  for (const [, index, code] of statuses.matchAll(STATUS_ITEM)) {
-    const i = Number(index)
+  // "17c18i": digits, then a status code. Read by hand: this runs for every entry of every replay.
+  let i = 0
+  for (let at = 0; at < statuses.length; at++) {
+    const c = statuses.charCodeAt(at)
+    if (c >= 48 && c <= 57) {
+      i = i * 10 + (c - 48)
+      continue
+    }
     const row = rows[i]
-    if (row === undefined || isPhaseRow(row)) return false
-    rows[i] = code + head(row).slice(1)
+    if (row === undefined || isPhaseRow(row) || statusOf(statuses[at]!) === undefined) return false
+    rows[i] = statuses[at]! + head(row).slice(1)
+    i = 0
   }
   for (const [i, code, reason] of reasons) {
     const row = rows[i]

@@ -9,7 +9,8 @@
 // limits and normal form of the plugin version that replays them, and a later version could rebuild a
 // state the user never saw. A step is exact whatever the version, and shorter (a task done and the next
 // started is "17c18i"). Only an edit made while reverted must be made again on another list (redo): it
-// keeps its typed ops, or its changes by task (history-edits.ts), beside the list it made.
+// keeps its typed ops, or its changes by task (history-edits.ts), beside the list it made. Positions and
+// spans live in history-spans.ts.
 //
 // Positions: a todo call sits at its assistant message and tool part; a user edit after the newest
 // surviving message (or, when the adapter gives none, at the newest recorded change); an edit made while
@@ -28,31 +29,40 @@
 // span (at most MAX_SPAN entries). Reading a stored history checks every span once, so that grows.
 
 import { type DroppedEdit, isPendingEdit, type PendingEdit, pendingEdit, remake } from "./history-edits.ts"
+import { applyDelta, diffRows, fromRows, sameRows, shortHash, toRows } from "./history-rows.ts"
 import {
-  applyDelta,
-  type Delta,
-  diffRows,
-  expandId,
-  fromRows,
-  isDelta,
-  isRow,
-  type Row,
-  sameRows,
-  shortenId,
-  shortHash,
-  toRows,
-} from "./history-rows.ts"
+  compare,
+  EMPTY_TAIL,
+  encodeEntry,
+  isId,
+  isPoint,
+  isSpan,
+  MAX_SPAN,
+  MIN_SPAN_CHARS,
+  type Point,
+  type Pos,
+  pointLabel,
+  pointOf,
+  posOf,
+  RECENT,
+  type Replayed,
+  replay,
+  SPAN_WEIGHT,
+  type Span,
+  spanFor,
+  type Tail,
+  tailOf,
+  walk,
+  weight,
+} from "./history-spans.ts"
 import { isRecord } from "./result.ts"
 import type { Limits, Op, TodoList } from "./types.ts"
 import { DEFAULT_LIMITS } from "./types.ts"
 
+// Values are re-exported without `export … from`: the store's child-process build follows imports only.
 export type { DroppedEdit } from "./history-edits.ts"
-
-/** A place in the conversation: just before message `message`, or just before part `part` of it. */
-export interface Point {
-  readonly message: string
-  readonly part?: string
-}
+export type { Point }
+export { isPoint, MAX_SPAN }
 
 /**
  * Where a todo tool call happened: its assistant message, its tool part, and the call id the host keeps on
@@ -69,15 +79,6 @@ export interface CallAnchor {
 export interface EditAnchor {
   readonly after?: string
   readonly ops?: readonly Op[]
-}
-
-/** One stored change: shortened message id, part (shortened id; 0 after the message; 1 before it), call hash, step. */
-type Entry = readonly [string, string | 0 | 1, string, Delta]
-
-/** A checkpoint (the list before its first entry, as rows) and the entries after it. */
-interface Span {
-  readonly l: readonly Row[]
-  readonly e: readonly Entry[]
 }
 
 interface Reverted {
@@ -98,18 +99,6 @@ export interface ListHistory {
   readonly tail?: Tail
 }
 
-/** The newest span's end: its last position and ids, its weight, and the lists its last entries left. */
-interface Tail {
-  readonly pos?: Pos
-  readonly m: string
-  readonly p: string
-  /** `JSON.stringify(span.e).length` and `JSON.stringify(span.l).length`. */
-  readonly weight: number
-  readonly checkpoint: number
-  /** The last RECENT entries' positions and the lists they left, oldest first. */
-  readonly recent: readonly { readonly pos: Pos; readonly list: TodoList }[]
-}
-
 /** The answer of every step: the history after it, the list in effect, and what went wrong, if anything. */
 export interface Stepped {
   readonly history: ListHistory
@@ -128,165 +117,6 @@ export interface CallState {
   /** The list the call left. */
   readonly after: TodoList
 }
-
-/** A span takes a new checkpoint after this many entries, so a replay never walks more. */
-export const MAX_SPAN = 256
-/** ...or once its entries weigh this many times its checkpoint (at least MIN_SPAN_CHARS): deltas never cost much more than checkpoints. */
-const SPAN_WEIGHT = 8
-const MIN_SPAN_CHARS = 2048
-/** A revert to within this many changes of the newest is answered without a replay. */
-const RECENT = 16
-
-// ---------------------------------------------------------------------------------------------------------
-// Positions
-
-/** k: 0 before the message's parts, 1 at part p, 2 after its parts. */
-interface Pos {
-  readonly m: string
-  readonly k: 0 | 1 | 2
-  readonly p: string
-}
-
-function compare(a: Pos, b: Pos): number {
-  if (a.m !== b.m) return a.m < b.m ? -1 : 1
-  if (a.k !== b.k) return a.k - b.k
-  if (a.k !== 1 || a.p === b.p) return 0
-  return a.p < b.p ? -1 : 1
-}
-
-function posOf(point: Point): Pos {
-  return point.part === undefined
-    ? { m: point.message, k: 0, p: "" }
-    : { m: point.message, k: 1, p: point.part }
-}
-
-function pointOf(pos: Pos): Point {
-  return pos.k === 1 ? { message: pos.m, part: pos.p } : { message: pos.m }
-}
-
-const isId = (value: unknown): value is string => typeof value === "string" && value.length > 0
-
-export function isPoint(value: unknown): value is Point {
-  return isRecord(value) && isId(value.message) && (value.part === undefined || isId(value.part))
-}
-
-/** Ids in warnings: quoted, escaped, cut short (they come from outside). */
-function label(id: string): string {
-  return JSON.stringify(id.length > 40 ? `${id.slice(0, 39)}…` : id)
-}
-
-function pointLabel(point: Point): string {
-  return point.part === undefined
-    ? `message ${label(point.message)}`
-    : `part ${label(point.part)} of message ${label(point.message)}`
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Spans
-
-interface Walked {
-  readonly pos: Pos
-  readonly entry: Entry
-}
-
-/** The entries of a span with their positions; stops early at an id it cannot expand. */
-function* walk(span: Span): Generator<Walked> {
-  let m = ""
-  let p = ""
-  for (const entry of span.e) {
-    const message = expandId(m, entry[0])
-    if (message === undefined) return
-    m = message
-    const part = entry[1]
-    if (typeof part === "string") {
-      const expanded = expandId(p, part)
-      if (expanded === undefined) return
-      p = expanded
-      yield { pos: { m, k: 1, p }, entry }
-    } else yield { pos: { m, k: part === 0 ? 2 : 0, p: "" }, entry }
-  }
-}
-
-function firstPos(span: Span): Pos | undefined {
-  for (const { pos } of walk(span)) return pos
-  return undefined
-}
-
-interface Replayed {
-  readonly rows: Row[]
-  /** Entries applied. */
-  readonly count: number
-  readonly broken: boolean
-}
-
-/** The span's rows after every entry strictly before `before` (all entries when absent). */
-function replay(span: Span, before?: Pos): Replayed {
-  const rows = [...span.l]
-  let count = 0
-  for (const { pos, entry } of walk(span)) {
-    if (before !== undefined && compare(pos, before) >= 0) return { rows, count, broken: false }
-    if (!applyDelta(rows, entry[3])) return { rows, count, broken: true }
-    count++
-  }
-  return { rows, count, broken: count !== span.e.length && before === undefined }
-}
-
-/** The last span whose first entry is strictly before `at` (the first span when none is). */
-function spanFor(spans: readonly Span[], at: Pos): number {
-  let lo = 1
-  let hi = spans.length - 1
-  let found = 0
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1
-    const first = firstPos(spans[mid]!)
-    if (first !== undefined && compare(first, at) < 0) {
-      found = mid
-      lo = mid + 1
-    } else hi = mid - 1
-  }
-  return found
-}
-
-/** The tail of a span, by replaying it; undefined when it does not replay. */
-function tailOf(span: Span): { tail: Tail; rows: Row[] } | undefined {
-  const walked = [...walk(span)]
-  if (walked.length !== span.e.length) return undefined
-  const rows = [...span.l]
-  const recent: { pos: Pos; list: TodoList }[] = []
-  let p = ""
-  for (const [i, { pos, entry }] of walked.entries()) {
-    if (!applyDelta(rows, entry[3])) return undefined
-    if (pos.k === 1) p = pos.p
-    if (i >= walked.length - RECENT) {
-      const list = fromRows(rows)
-      if (list === undefined) return undefined
-      recent.push({ pos, list })
-    }
-  }
-  const pos = walked[walked.length - 1]?.pos
-  const tail: Tail = {
-    ...(pos === undefined ? {} : { pos }),
-    m: pos?.m ?? "",
-    p,
-    weight: weight(span.e),
-    checkpoint: weight(span.l),
-    recent,
-  }
-  return { tail, rows }
-}
-
-function tailFor(history: ListHistory): Tail {
-  return history.tail ?? tailOf(history.spans[history.spans.length - 1]!)?.tail ?? EMPTY_TAIL
-}
-
-const EMPTY_TAIL: Tail = { m: "", p: "", weight: 2, checkpoint: 2, recent: [] }
-
-function encodeEntry(pos: Pos, m: string, p: string, call: string, delta: Delta): Entry {
-  const part = pos.k === 1 ? shortenId(p, pos.p) : pos.k === 2 ? 0 : 1
-  return [shortenId(m, pos.m), part, call, delta]
-}
-
-const weight = (value: unknown) => JSON.stringify(value).length
 
 // ---------------------------------------------------------------------------------------------------------
 // Building a history
@@ -309,6 +139,10 @@ export function currentList(history: ListHistory): TodoList {
 
 export function revertPoint(history: ListHistory): Point | undefined {
   return history.rev?.at
+}
+
+function tailFor(history: ListHistory): Tail {
+  return history.tail ?? tailOf(history.spans[history.spans.length - 1]!)?.tail ?? EMPTY_TAIL
 }
 
 /** Adds a change at `at` (the newest recorded position when absent, or when `at` is before it). */
@@ -666,18 +500,4 @@ export function decodeHistory(
       warning: "The stored list history is unreadable; the list was kept, but undo cannot go back before it.",
     }
   }
-}
-
-function isSpan(value: unknown): value is Span {
-  if (!isRecord(value) || !Array.isArray(value.l) || !Array.isArray(value.e)) return false
-  if (!value.l.every(isRow) || fromRows(value.l) === undefined) return false
-  return value.e.every(
-    (e) =>
-      Array.isArray(e) &&
-      e.length === 4 &&
-      typeof e[0] === "string" &&
-      (typeof e[1] === "string" || e[1] === 0 || e[1] === 1) &&
-      typeof e[2] === "string" &&
-      isDelta(e[3]),
-  )
 }
