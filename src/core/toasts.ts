@@ -7,7 +7,7 @@ import type { Config } from "./config.ts"
 import type { Variant } from "./dialog-model.ts"
 import type { DroppedEdit } from "./history.ts"
 import { counts, eachTask } from "./list.ts"
-import type { TodoList } from "./types.ts"
+import type { Op, TodoList } from "./types.ts"
 import { preview } from "./words.ts"
 
 export interface Toast {
@@ -109,6 +109,15 @@ export function listToasts(before: TodoList, after: TodoList, config: Pick<Confi
   return out
 }
 
+/** A typed op as the user gave it: the verb and what it named. */
+function opText(op: Op): string {
+  if (!("target" in op)) return op.op === "append" ? `append to "${op.phase}"` : op.op
+  const target = op.target
+  const what =
+    target.kind === "task" ? `"${target.text}"` : target.kind === "phase" ? `"${target.name}"` : "all"
+  return `${op.op} ${what}`
+}
+
 function droppedText(edit: DroppedEdit): string {
   switch (edit.kind) {
     case "status":
@@ -116,7 +125,7 @@ function droppedText(edit: DroppedEdit): string {
     case "move":
       return `"${preview(edit.task, TEXT_CHARS)}" moved to "${preview(edit.phase, TEXT_CHARS)}"`
     case "ops":
-      return preview(edit.error, TEXT_CHARS)
+      return preview(edit.ops.map(opText).join(", "), TEXT_CHARS)
   }
 }
 
