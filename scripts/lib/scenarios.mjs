@@ -128,6 +128,9 @@ scenarios.undo = (info, body) => {
     view: todo({ op: "view" }),
     "view-done2": todo({ op: "view" }),
   }[step]
+  // Words, then the call, in one reply: an undo can cut that message at the call's part.
+  if (step === "partial" && turnResults === 0)
+    return { text: "Marking it done.", ...todo({ op: "done", task: TASKS[2] }) }
   if (first && turnResults === 0) return first
   if (step === "view-done2" && turnResults === 1) return todo({ op: "done", task: TASKS[1] })
   return { text: "Noted. Shall I go on?" }

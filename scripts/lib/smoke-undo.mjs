@@ -1,7 +1,8 @@
 // Smoke proof that the list follows the host's /undo and /redo on the real binary: plan, done, done; a revert
 // to the second done brings back the list before it at once (the stored list in effect, and no turn started
 // on its own); a redo the newest list; a second revert committed by the next prompt (the /todo command): the
-// command shows the list before the undone turn, the undone turns are gone, and work goes on from there.
+// command shows the list before the undone turn, the undone turns are gone, and work goes on from there;
+// an undo that cuts a reply at its todo call's part takes back that call only, and redo brings it back.
 // The list is read the way the model sees it: the `todo view` results and the command's text in the
 // requests the scripted model received.
 import { existsSync, readFileSync } from "node:fs"
@@ -128,6 +129,21 @@ export async function proveUndo({ host, model, check }) {
     results.some((t) => t.startsWith(`Done "${TASKS[1]}"`)) && storedMark(TASKS[1]) === "completed",
     results.at(-1)?.split("\n")[0],
   )
+  // An undo that cuts inside a reply, at the todo call's part: the call is undone, the words before it stay.
+  await turn("partial")
+  const reply = (await host.listMessages(id)).findLast((m) =>
+    m.parts.some((p) => p.type === "tool" && p.tool === "todo"),
+  )
+  const callPart = reply?.parts.find((p) => p.type === "tool")
+  const cut = await host.revert(id, reply?.info.id, { partID: callPart?.id })
+  check("the host cut the reply at the call's part", cut?.revert?.partID === callPart?.id)
+  check(
+    "a partial undo takes back the call at that part, at once",
+    await until(() => storedMark(TASKS[2]) === "in_progress"),
+    storedMark(TASKS[2]),
+  )
+  await host.unrevert(id)
+  check("...and redo brings it back", await until(() => storedMark(TASKS[2]) === "completed"))
   const history = stored()?.history
   check(
     "the stored history keeps no revert pending",
