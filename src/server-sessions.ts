@@ -103,7 +103,6 @@ export function trackSessions(deps: {
 
   /** Follows the host's undo, redo or commit on the stored history; the list in effect changes at once. */
   async function follow(s: Tracked, change: RewindAction): Promise<void> {
-    if (change.type === "commit" && change.unexpected) log("warn", change.unexpected)
     let stepped: Stepped | undefined
     const snapshot = await store.update(s.id, (current) => {
       const history = historyOf(current)

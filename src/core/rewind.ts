@@ -13,7 +13,7 @@
  *   events arrive, so a user message seen while a revert is pending commits it too (the host commits
  *   before every prompt).
  * - Bad input is answered with a consistent step, never a throw: a removal with no revert known commits at
- *   the removed point (the host only ever removes the end of the conversation), and says so once; a removal
+ *   the removed point (the host only ever removes the end of the conversation); a removal
  *   at or after the last commit point is the tail of that commit and changes nothing; two reverts in a row
  *   move the point.
  * Anchors: a change made while reverted is anchored at the revert point; otherwise after the newest message
@@ -55,8 +55,7 @@ export type RewindEvent =
 export type RewindAction =
   | { readonly type: "revert"; readonly point: Point }
   | { readonly type: "unrevert" }
-  /** `unexpected` says why the commit did not follow a revert (logged once by the server). */
-  | { readonly type: "commit"; readonly point: Point; readonly unexpected?: string }
+  | { readonly type: "commit"; readonly point: Point }
 
 export interface RewindStep {
   readonly facts: RewindFacts
@@ -99,11 +98,11 @@ export function todoPartOf(facts: RewindFacts, callID: string): TodoPart | undef
   return undefined
 }
 
-function commit(facts: RewindFacts, point: Point, unexpected?: string): RewindStep {
+function commit(facts: RewindFacts, point: Point): RewindStep {
   const newest = facts.newest !== null && facts.newest >= point.message ? null : facts.newest
   return {
     facts: { ...facts, revert: null, committed: point, newest },
-    action: { type: "commit", point, ...(unexpected ? { unexpected } : {}) },
+    action: { type: "commit", point },
   }
 }
 
@@ -121,11 +120,8 @@ export function stepRewind(facts: RewindFacts, event: RewindEvent): RewindStep {
         return commit(facts, point)
       }
       if (facts.committed !== null && comparePoints(event.point, facts.committed) >= 0) return { facts }
-      return commit(
-        facts,
-        event.point,
-        "a message was removed with no undo known; the list follows the removal",
-      )
+      // The history says once whether that cut anything (after a restart during an undo it cuts nothing new).
+      return commit(facts, event.point)
     }
     case "message": {
       // Every prompt commits a pending revert before the host stores it.
