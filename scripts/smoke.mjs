@@ -19,6 +19,7 @@ import {
   proveStubs,
   speakingScenarios,
 } from "./lib/smoke-speaking.mjs"
+import { proveUndo } from "./lib/smoke-undo.mjs"
 import { sleep, waitQuiet } from "./lib/wait.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
@@ -264,6 +265,11 @@ try {
   )
   check("a user edit from another process reaches the model", editCopies[0] === 1, editCopies.join(","))
   check("...once: the queued note is consumed", storedList(host, closedId)?.record.edits.length === 0)
+
+  // 10. The list follows /undo and /redo.
+  console.log("10. undo and redo")
+  const undo = await proveUndo({ host, model, check })
+  console.log(`   undo and redo took ${undo.seconds.toFixed(1)}s`)
 
   // 7. Compaction keeps the list; the list reaches the model once after it.
   console.log("7. compaction")

@@ -140,9 +140,9 @@ describe("the agent's access to todo", () => {
     s = step(s, as("build")).session
     expect(todoAccess(s.facts, AGENTS)).toBe("allow")
     expect(todoAccess(s.facts, undefined), "unknown rules allow").toBe("allow")
-    s = step(s, { type: "session.rules", rules: [deny] }).session
+    s = step(s, { type: "session.updated", rules: [deny], revert: null }).session
     expect(todoAccess(s.facts, AGENTS)).toBe("deny")
-    s = step(s, { type: "session.rules", rules: [] }).session
+    s = step(s, { type: "session.updated", rules: [], revert: null }).session
     s = step(s, as("build", { todo: false })).session
     expect(todoAccess(s.facts, AGENTS)).toBe("deny")
     // Our own message starts a turn as its agent without becoming the user's prompt.
@@ -344,6 +344,12 @@ const hostEvent: fc.Arbitrary<HostEvent> = fc.oneof(
   fc.constant<HostEvent>({ type: "parent.found" }),
   fc.constant<HostEvent>({ type: "list.loaded" }),
   fc.constant<HostEvent>({ type: "list.edited", lines: ['done "x"'], removed: [] }),
+  fc
+    .option(fc.constantFrom("m1", "m2"), { nil: null })
+    .map(
+      (m): HostEvent => ({ type: "session.updated", rules: [], revert: m === null ? null : { message: m } }),
+    ),
+  fc.constantFrom("m1", "m2").map((messageID): HostEvent => ({ type: "message.removed", messageID })),
 )
 
 const run = fc.array(fc.tuple(hostEvent, fc.nat(LISTS.length - 1)), { maxLength: 60 })
@@ -388,6 +394,25 @@ describe("properties", () => {
     )
     // The property is not vacuous: reminders did go out.
     expect(reminded).toBeGreaterThan(0)
+  })
+
+  it("no reminder goes out while an undo is pending, and every undo, redo and commit is handed to the server", () => {
+    let followed = 0
+    fc.assert(
+      fc.property(run, (events) => {
+        let session = initialSession()
+        for (const [event, list] of events) {
+          const before = session.facts.rewind.revert
+          const step = stepSession(session, event, LISTS[list]!, CONFIG)
+          session = step.session
+          for (const action of step.actions) if (action.type === "remind") expect(before).toBeNull()
+          const history = step.actions.filter((a) => a.type === "history")
+          if (session.facts.rewind.revert !== before) expect(history).toHaveLength(1)
+          followed += history.length
+        }
+      }),
+    )
+    expect(followed).toBeGreaterThan(0)
   })
 
   it("whatever happened, two main requests in a row deliver every notice and the third says nothing", () => {

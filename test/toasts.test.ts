@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest"
-import { listToasts, SERVER_MISSING, spokenToasts } from "../src/core/toasts.ts"
+import { droppedToast, listToasts, SERVER_MISSING, spokenToasts } from "../src/core/toasts.ts"
 import { initialTracker, stepTracker, type TrackerConfig, type TrackerState } from "../src/core/tracker.ts"
 import type { Task, TodoList } from "../src/core/types.ts"
 
@@ -138,4 +138,27 @@ test("the server-missing notice fits a few lines of the toast box", () => {
   }
   expect(lines).toBeLessThanOrEqual(4)
   expect(SERVER_MISSING.title.length).toBeLessThanOrEqual(BOX)
+})
+
+describe("edits made while undone that no longer apply", () => {
+  test("one warning toast names them, as the user made them; none when nothing was dropped", () => {
+    expect(droppedToast([])).toBeUndefined()
+    const toast = droppedToast([
+      { kind: "status", task: "Ship it", status: "in_progress" },
+      {
+        kind: "ops",
+        ops: [{ op: "block", target: { kind: "task", text: "Deploy" }, reason: "token" }],
+        error: 'Error: No task "Deploy".',
+      },
+      { kind: "move", task: "Docs", phase: "Later" },
+    ])
+    expect(toast?.variant).toBe("warning")
+    expect(toast?.title).toBe("Todo: 3 edits no longer apply")
+    expect(toast?.message.split("\n")).toEqual([
+      "Made while undone, not kept:",
+      '"Ship it" (in progress)',
+      'block "Deploy"',
+      "… and 1 more",
+    ])
+  })
 })
