@@ -1,15 +1,27 @@
 // Where the TUI's list comes from, and the context every part of the TUI shell shares. The list is read
 // from the per-session store the server writes when this TUI shares it, else from the last todo tool
 // result the host keeps; one signal per shown session, refreshed by the host events that can change it.
+// While the host has the session reverted (/undo), the list is the one strictly before the revert point,
+// and on /redo the newest again: the point comes from the host's session state, so no model turn is needed.
 
 import { accessSync, constants, existsSync } from "node:fs"
 import { dirname, resolve } from "node:path"
 import type { TuiPluginApi } from "@opencode-ai/plugin/tui"
 import { type Accessor, createSignal, type Setter } from "solid-js"
 import { STORED_LIMITS } from "./core/config.ts"
-import { sameList, type Variant } from "./core/dialog-model.ts"
+import { droppedToast, sameList, type Variant } from "./core/dialog-model.ts"
 import { parseSnapshot } from "./core/parse.ts"
-import { latestToolList, refreshTarget, toolPartList } from "./core/tui-protocol.ts"
+import { type ListHistory, type Point, revertPoint as storedRevert } from "./core/history.ts"
+import {
+  hostRevert,
+  latestToolList,
+  listInEffect,
+  partsBefore,
+  redoDropped,
+  refreshTarget,
+  samePoint,
+  toolPartList,
+} from "./core/tui-protocol.ts"
 import type { Limits, TodoList } from "./core/types.ts"
 import { stateDir } from "./paths.ts"
 import type { Store } from "./store/store.ts"
@@ -22,6 +34,10 @@ export interface ListSource {
   refreshAll(): void
   /** The session's list now: the shared store when it holds a record, else the last todo tool result. */
   read(session: string): Promise<TodoList>
+  /** Where the host has the session reverted to, or undefined when it is not. */
+  revertOf(session: string): Point | undefined
+  /** Where an edit made now sits in the conversation: the revert point while reverted, else after the newest message. */
+  anchorOf(session: string): EditPlace
   /** Whether the store on this machine is the one the server writes. */
   storeShared(): boolean
   /** Why this TUI cannot change lists, or undefined when it can. */
@@ -52,10 +68,53 @@ interface Tracked {
   readonly set: Setter<TodoList>
   /** Bumped by every refresh; an older read that resolves late is dropped. */
   seq: number
+  /** The stored history as last read: what a redo drops is told from it, whatever the server wrote since. */
+  history?: ListHistory
 }
 
-export function createListSource(api: TuiPluginApi, store: Store, offs: (() => void)[]): ListSource {
+/** Where a user edit sits in the conversation, as the TUI knows it from the host's state. */
+export type EditPlace = { readonly revert: Point } | { readonly after?: string }
+
+/** What the list source needs from the shell besides the host and the store. */
+export interface SourceOptions {
+  readonly limits: Limits
+  readonly toast: (variant: Variant, message: string) => void
+}
+
+export function createListSource(
+  api: TuiPluginApi,
+  store: Store,
+  offs: (() => void)[],
+  options: SourceOptions,
+): ListSource {
   const tracked = new Map<string, Tracked>()
+  // The newest revert state a `session.updated` event carried (null: not reverted). The event is read
+  // directly because the host's own session state may apply it after our listener runs.
+  const reverts = new Map<string, Point | null>()
+  // Sessions whose reverted messages the host removed (the next prompt commits an undo), until the stored
+  // history no longer shows the revert pending: meanwhile the pending revert is taken as committed.
+  const committed = new Set<string>()
+
+  function revertOf(session: string): Point | undefined {
+    const seen = reverts.get(session)
+    if (seen !== undefined) return seen ?? undefined
+    try {
+      return hostRevert(api.state.session.get(session))
+    } catch {
+      return undefined
+    }
+  }
+
+  function anchorOf(session: string): EditPlace {
+    const point = revertOf(session)
+    if (point) return { revert: point }
+    try {
+      const newest = api.state.session.messages(session).at(-1)?.id
+      return newest ? { after: newest } : {}
+    } catch {
+      return {}
+    }
+  }
 
   // The server reports its state folder and project folder; a TUI attached to a server elsewhere
   // (or run with another environment) sees different ones.
@@ -83,12 +142,16 @@ export function createListSource(api: TuiPluginApi, store: Store, offs: (() => v
     return undefined
   }
 
-  /** The newest list a completed todo tool call reported in this session (the host keeps the parts). */
-  function listFromParts(session: string): TodoList | undefined {
+  /**
+   * The newest list a completed todo tool call reported in this session before `point` (the host keeps
+   * the parts of its last 100 messages, reverted ones included until the next prompt removes them).
+   */
+  function listFromParts(session: string, point: Point | undefined): TodoList | undefined {
     try {
-      const parts: unknown[] = []
-      for (const msg of api.state.session.messages(session)) parts.push(...api.state.part(msg.id))
-      const raw = latestToolList(parts)
+      const messages = api.state.session
+        .messages(session)
+        .map((msg) => ({ id: msg.id, parts: api.state.part(msg.id) }))
+      const raw = latestToolList(partsBefore(messages, point))
       if (raw === undefined) return undefined
       const parsed = parseSnapshot(raw, STORED_LIMITS)
       return parsed.ok ? parsed.value : undefined
@@ -97,18 +160,39 @@ export function createListSource(api: TuiPluginApi, store: Store, offs: (() => v
     }
   }
 
-  async function read(session: string): Promise<TodoList> {
+  async function readState(session: string): Promise<{ list: TodoList; history?: ListHistory }> {
+    const point = revertOf(session)
     if (storeShared()) {
       try {
         if ((await store.stamp(session)) !== undefined) {
           const snapshot = await store.read(session)
-          if (snapshot.persisted) return snapshot.list
+          if (snapshot.persisted) {
+            const { history } = snapshot
+            if (storedRevert(history) === undefined) committed.delete(session)
+            return { list: listInEffect(history, point, committed.has(session), options.limits), history }
+          }
         }
       } catch {
         // Unreadable: fall back to what the tool calls reported.
       }
     }
-    return listFromParts(session) ?? []
+    return { list: listFromParts(session, point) ?? [] }
+  }
+
+  async function read(session: string): Promise<TodoList> {
+    return (await readState(session)).list
+  }
+
+  /** After a redo: one toast naming the edits made while reverted that no longer apply to the newest list. */
+  function tellDropped(session: string): void {
+    const history = tracked.get(session)?.history
+    if (!history) return
+    try {
+      const text = droppedToast(redoDropped(history, options.limits))
+      if (text) options.toast(text.variant, text.message)
+    } catch {
+      // A history that cannot be stepped: the list itself still follows.
+    }
   }
 
   function track(session: string): Tracked {
@@ -125,9 +209,11 @@ export function createListSource(api: TuiPluginApi, store: Store, offs: (() => v
     const t = track(session)
     const seq = ++t.seq
     if (known) t.set(known)
-    read(session).then(
-      (list) => {
-        if (seq === t.seq) t.set(list)
+    readState(session).then(
+      (state) => {
+        if (seq !== t.seq) return
+        t.history = state.history
+        t.set(state.list)
       },
       () => {},
     )
@@ -166,6 +252,26 @@ export function createListSource(api: TuiPluginApi, store: Store, offs: (() => v
       if (info.role === "user" && tracked.has(sessionID)) refresh(sessionID)
     }),
   )
+  // Undo and redo: the host sets or clears `revert` on the session and says so with session.updated. A
+  // commit (the next prompt) first removes the reverted messages, then clears `revert` the same way.
+  listen(() =>
+    api.event.on("session.updated", (event) => {
+      const session = event.properties.info?.id
+      if (!session) return
+      const point = hostRevert(event.properties.info)
+      const before = reverts.get(session)
+      reverts.set(session, point ?? null)
+      if ((before !== undefined && samePoint(before ?? undefined, point)) || !tracked.has(session)) return
+      if (before && !point && !committed.has(session)) tellDropped(session)
+      refresh(session)
+    }),
+  )
+  listen(() =>
+    api.event.on("message.removed", (event) => {
+      const { sessionID } = event.properties
+      if (revertOf(sessionID) !== undefined) committed.add(sessionID)
+    }),
+  )
   listen(() =>
     api.event.on("session.idle", (event) => {
       if (tracked.has(event.properties.sessionID)) refresh(event.properties.sessionID)
@@ -190,6 +296,8 @@ export function createListSource(api: TuiPluginApi, store: Store, offs: (() => v
     refresh,
     refreshAll,
     read,
+    revertOf,
+    anchorOf,
     storeShared,
     editProblem,
   }
