@@ -10,8 +10,8 @@ import type { TuiPluginApi } from "@opencode-ai/plugin/tui"
 import { type Accessor, createSignal, type Setter } from "solid-js"
 import { STORED_LIMITS } from "./core/config.ts"
 import { droppedToast, sameList, type Variant } from "./core/dialog-model.ts"
-import { parseSnapshot } from "./core/parse.ts"
 import { type ListHistory, type Point, revertPoint as storedRevert } from "./core/history.ts"
+import { parseSnapshot } from "./core/parse.ts"
 import {
   hostRevert,
   latestToolList,
@@ -24,6 +24,7 @@ import {
 } from "./core/tui-protocol.ts"
 import type { Limits, TodoList } from "./core/types.ts"
 import { stateDir } from "./paths.ts"
+import { historyOf } from "./store/record.ts"
 import type { Store } from "./store/store.ts"
 
 export interface ListSource {
@@ -167,7 +168,7 @@ export function createListSource(
         if ((await store.stamp(session)) !== undefined) {
           const snapshot = await store.read(session)
           if (snapshot.persisted) {
-            const { history } = snapshot
+            const history = historyOf(snapshot)
             if (storedRevert(history) === undefined) committed.delete(session)
             return { list: listInEffect(history, point, committed.has(session), options.limits), history }
           }

@@ -19,10 +19,12 @@ import {
 } from "../src/core/sidebar-view.ts"
 import {
   COMMAND_PART_KEY,
-  latestToolList,
-  partsBefore,
-  refreshTarget,
   hostRevert,
+  latestToolList,
+  listInEffect,
+  partsBefore,
+  redoDropped,
+  refreshTarget,
   toolPartList,
 } from "../src/core/tui-protocol.ts"
 import type { TodoList } from "../src/core/types.ts"

@@ -57,7 +57,9 @@ export function hostRevert(info: unknown): Point | undefined {
   if (!isRecord(info) || !isRecord(info.revert)) return undefined
   const { messageID, partID } = info.revert
   if (typeof messageID !== "string" || messageID === "") return undefined
-  return typeof partID === "string" && partID !== "" ? { message: messageID, part: partID } : { message: messageID }
+  return typeof partID === "string" && partID !== ""
+    ? { message: messageID, part: partID }
+    : { message: messageID }
 }
 
 export function samePoint(a: Point | undefined, b: Point | undefined): boolean {
