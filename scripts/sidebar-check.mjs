@@ -574,6 +574,8 @@ try {
       'const task = record.list[0].tasks.find((t) => t.status !== "completed")',
       'task.status = "completed"',
       "record.revision += 1",
+      // Written outside the plugin: without a history the record reads as the history of its list alone.
+      "delete record.history",
       'writeFileSync(file + ".agent", JSON.stringify(record, null, 2) + "\\n")',
       'renameSync(file + ".agent", file)',
       "",
