@@ -7,6 +7,7 @@ import { homedir } from "node:os"
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path"
 import { diffLists, type ListDiff } from "./core/diff.ts"
 import { executeOps } from "./core/execute.ts"
+import { currentList, type Point, recordEdit, revert, revertPoint } from "./core/history.ts"
 import { type ImportOptions, importMarkdown } from "./core/import.ts"
 import { taskCount } from "./core/list.ts"
 import { isTodoExport, renderMarkdown } from "./core/markdown.ts"
@@ -14,6 +15,7 @@ import { fail, isRecord, ok, type Result } from "./core/result.ts"
 import type { Limits, Op, TodoList } from "./core/types.ts"
 import { entryKind, readProblemText, readTextFile, replaceFile, TODO_MAX_BYTES } from "./safe-file.ts"
 import { describeError, type Fs } from "./store/files.ts"
+import { historyOf } from "./store/record.ts"
 import { LIST_BUSY, type Store } from "./store/store.ts"
 
 export type EditOutcome =
@@ -26,6 +28,12 @@ export type EditOutcome =
  * caller tells the model itself (the server command's reply does).
  */
 export type Notify = "record" | "none"
+
+/**
+ * Where a user edit sits in the conversation: after the newest surviving message (`after`; absent: at the
+ * newest recorded change), or at the host's revert point while the session is reverted (`revert`).
+ */
+export type EditPlace = { readonly revert: Point } | { readonly after?: string }
 
 /** A pending user-edit note as stored in a record's `edits`. */
 export interface EditNote {
@@ -58,19 +66,30 @@ async function change(
   session: string,
   notify: Notify,
   compute: (list: TodoList) => Result<Computed>,
+  place: EditPlace,
+  ops?: readonly Op[],
 ): Promise<EditOutcome> {
   let outcome: EditOutcome | undefined
   const snapshot = await store.update(session, (current) => {
-    const next = compute(current.list)
+    let history = historyOf(current)
+    // The host's revert may reach the caller before the server has recorded it: record it first, so the
+    // edit is made on the list the user sees and kept at the revert point.
+    if ("revert" in place) {
+      const at = revertPoint(history)
+      if (at?.message !== place.revert.message || at?.part !== place.revert.part)
+        history = revert(history, place.revert).history
+    }
+    const shown = currentList(history)
+    const next = compute(shown)
     if (!next.ok) {
-      outcome = { ok: false, error: next.error, list: current.list }
+      outcome = { ok: false, error: next.error, list: shown }
       return undefined
     }
     const { list, notes = [] } = next.value
-    const diff = diffLists(current.list, list)
+    const diff = diffLists(shown, list)
     // The notes lead the lines, so the toast and the reply say first why a line reads as it does.
     const told = notes.length === 0 ? diff : { ...diff, lines: [...notes, ...diff.lines] }
-    outcome = { ok: true, before: current.list, list, diff: told }
+    outcome = { ok: true, before: shown, list, diff: told }
     if (diff.lines.length === 0 && diff.removed.length === 0 && diff.removedPhases.length === 0)
       return undefined
     const note: EditNote = {
@@ -79,7 +98,9 @@ async function change(
       ...(diff.removedPhases.length > 0 ? { removedPhases: diff.removedPhases } : {}),
     }
     const edits = notify === "record" ? [...current.edits, note] : current.edits
-    return { ...current, list, edits }
+    const after = "after" in place ? place.after : undefined
+    const step = recordEdit(history, { ...(after ? { after } : {}), ...(ops ? { ops } : {}) }, list)
+    return { ...current, list: step.list, history: step.history, edits }
   })
   if (snapshot.busy) return { ok: false, error: LIST_BUSY, list: snapshot.list }
   return outcome ?? { ok: false, error: "The list could not be read.", list: snapshot.list }
@@ -92,11 +113,19 @@ export function runUserOps(
   ops: readonly Op[],
   limits: Limits,
   notify: Notify,
+  place: EditPlace = {},
 ): Promise<EditOutcome> {
-  return change(store, session, notify, (list) => {
-    const result = executeOps(list, ops, limits)
-    return result.ok ? ok({ list: result.list }) : fail(result.error)
-  })
+  return change(
+    store,
+    session,
+    notify,
+    (list) => {
+      const result = executeOps(list, ops, limits)
+      return result.ok ? ok({ list: result.list }) : fail(result.error)
+    },
+    place,
+    ops,
+  )
 }
 
 /**
@@ -111,8 +140,9 @@ export function replaceFromMarkdown(
   limits: Limits,
   notify: Notify,
   options: ImportOptions = {},
+  place: EditPlace = {},
 ): Promise<EditOutcome> {
-  return change(store, session, notify, () => importMarkdown(markdown, limits, options))
+  return change(store, session, notify, () => importMarkdown(markdown, limits, options), place)
 }
 
 /**
