@@ -8,6 +8,7 @@ import { accessSync, constants, existsSync } from "node:fs"
 import { dirname, resolve } from "node:path"
 import type { TuiPluginApi } from "@opencode-ai/plugin/tui"
 import { type Accessor, createSignal, type Setter } from "solid-js"
+import type { EditPlace } from "./actions.ts"
 import { STORED_LIMITS } from "./core/config.ts"
 import { droppedToast, sameList, type Variant } from "./core/dialog-model.ts"
 import { type ListHistory, type Point, revertPoint as storedRevert } from "./core/history.ts"
@@ -72,9 +73,6 @@ interface Tracked {
   /** The stored history as last read: what a redo drops is told from it, whatever the server wrote since. */
   history?: ListHistory
 }
-
-/** Where a user edit sits in the conversation, as the TUI knows it from the host's state. */
-export type EditPlace = { readonly revert: Point } | { readonly after?: string }
 
 /** What the list source needs from the shell besides the host and the store. */
 export interface SourceOptions {
