@@ -336,6 +336,8 @@ describe("the list in effect under the host's revert", () => {
     expect(listInEffect(revert(calls, second).history, second, false, limits)).toEqual(planned)
     expect(listInEffect(calls, { message: "msg_4", part: "prt_4" }, false, limits)).toEqual(planned)
     expect(listInEffect(calls, { message: "msg_1" }, false, limits)).toEqual([])
+    // Undo twice: the host's newer point wins over the one the server recorded.
+    expect(listInEffect(revert(calls, { message: "msg_1" }).history, second, false, limits)).toEqual(planned)
   })
 
   it("keeps an edit made while reverted in view; redo makes it again on the newest list, a commit keeps the view", () => {
