@@ -1,17 +1,19 @@
 // What the user can do to a session's stored list, shared by the server's /todo command
 // and the TUI: run verbs, replace the list (editor, import), export it. Each change is
-// one locked read-modify-write, so it cannot lose a concurrent tool call's update.
+// one locked read-modify-write, so it cannot lose a concurrent tool call's update, and
+// is recorded in the list's history where it happened in the conversation (its anchor).
 
 import { readlink, realpath } from "node:fs/promises"
 import { homedir } from "node:os"
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path"
 import { diffLists, type ListDiff } from "./core/diff.ts"
 import { executeOps } from "./core/execute.ts"
-import { currentList, type Point, recordEdit, revert, revertPoint } from "./core/history.ts"
+import { currentList, recordEdit, revert, revertPoint } from "./core/history.ts"
 import { type ImportOptions, importMarkdown } from "./core/import.ts"
 import { taskCount } from "./core/list.ts"
 import { isTodoExport, renderMarkdown } from "./core/markdown.ts"
 import { fail, isRecord, ok, type Result } from "./core/result.ts"
+import { type EditAnchor, samePoint } from "./core/rewind.ts"
 import type { Limits, Op, TodoList } from "./core/types.ts"
 import { entryKind, readProblemText, readTextFile, replaceFile, TODO_MAX_BYTES } from "./safe-file.ts"
 import { describeError, type Fs } from "./store/files.ts"
@@ -28,12 +30,6 @@ export type EditOutcome =
  * caller tells the model itself (the server command's reply does).
  */
 export type Notify = "record" | "none"
-
-/**
- * Where a user edit sits in the conversation: after the newest surviving message (`after`; absent: at the
- * newest recorded change), or at the host's revert point while the session is reverted (`revert`).
- */
-export type EditPlace = { readonly revert: Point } | { readonly after?: string }
 
 /** A pending user-edit note as stored in a record's `edits`. */
 export interface EditNote {
@@ -55,41 +51,52 @@ export function isEditNote(value: unknown): value is EditNote {
   )
 }
 
+/**
+ * Where in the conversation a user edit is made (core/rewind.ts): while the session is reverted, at the
+ * revert point (`{kind: "reverted", point}`, the host's `session.revert` as `{message, part?}`); otherwise
+ * after the newest message the caller knows of (`{kind: "after", message}`). Undefined: after the newest
+ * recorded change.
+ */
+export type { EditAnchor }
+
 /** The list a change leaves, and what the reply says beyond the diff (how an imported file was read). */
 interface Computed {
   readonly list: TodoList
   readonly notes?: readonly string[]
 }
 
+/**
+ * One user edit: `compute` runs on the list the user sees (while reverted, the list before the revert
+ * point, with the edits made since), and the result is recorded in the history at `at`. `ops` are kept
+ * with an edit made while reverted, so that redo makes it again as those ops.
+ */
 async function change(
   store: Store,
   session: string,
   notify: Notify,
+  at: EditAnchor | undefined,
+  limits: Limits,
   compute: (list: TodoList) => Result<Computed>,
-  place: EditPlace,
   ops?: readonly Op[],
 ): Promise<EditOutcome> {
   let outcome: EditOutcome | undefined
   const snapshot = await store.update(session, (current) => {
     let history = historyOf(current)
-    // The host's revert may reach the caller before the server has recorded it: record it first, so the
-    // edit is made on the list the user sees and kept at the revert point.
-    if ("revert" in place) {
-      const at = revertPoint(history)
-      if (at?.message !== place.revert.message || at?.part !== place.revert.part)
-        history = revert(history, place.revert).history
-    }
-    const shown = currentList(history)
-    const next = compute(shown)
+    // The edit follows an undo the history has not heard of yet (the server follows the host's events).
+    const point = revertPoint(history) ?? null
+    if (at?.kind === "reverted" && !samePoint(point, at.point))
+      history = revert(history, at.point, limits).history
+    const seen = currentList(history)
+    const next = compute(seen)
     if (!next.ok) {
-      outcome = { ok: false, error: next.error, list: shown }
+      outcome = { ok: false, error: next.error, list: seen }
       return undefined
     }
     const { list, notes = [] } = next.value
-    const diff = diffLists(shown, list)
+    const diff = diffLists(seen, list)
     // The notes lead the lines, so the toast and the reply say first why a line reads as it does.
     const told = notes.length === 0 ? diff : { ...diff, lines: [...notes, ...diff.lines] }
-    outcome = { ok: true, before: shown, list, diff: told }
+    outcome = { ok: true, before: seen, list, diff: told }
     if (diff.lines.length === 0 && diff.removed.length === 0 && diff.removedPhases.length === 0)
       return undefined
     const note: EditNote = {
@@ -98,32 +105,33 @@ async function change(
       ...(diff.removedPhases.length > 0 ? { removedPhases: diff.removedPhases } : {}),
     }
     const edits = notify === "record" ? [...current.edits, note] : current.edits
-    const after = "after" in place ? place.after : undefined
-    const step = recordEdit(history, { ...(after ? { after } : {}), ...(ops ? { ops } : {}) }, list)
-    return { ...current, list: step.list, history: step.history, edits }
+    const anchor = at?.kind === "after" ? { after: at.message } : {}
+    const recorded = recordEdit(history, ops ? { ...anchor, ops } : anchor, list)
+    return { ...current, list: recorded.list, history: recorded.history, edits }
   })
   if (snapshot.busy) return { ok: false, error: LIST_BUSY, list: snapshot.list }
   return outcome ?? { ok: false, error: "The list could not be read.", list: snapshot.list }
 }
 
-/** Runs typed ops (from a /todo verb or a TUI action) against the stored list. */
+/** Runs typed ops (from a /todo verb or a TUI action) against the list the user sees, recorded at `at`. */
 export function runUserOps(
   store: Store,
   session: string,
   ops: readonly Op[],
   limits: Limits,
   notify: Notify,
-  place: EditPlace = {},
+  at?: EditAnchor,
 ): Promise<EditOutcome> {
   return change(
     store,
     session,
     notify,
+    at,
+    limits,
     (list) => {
       const result = executeOps(list, ops, limits)
       return result.ok ? ok({ list: result.list }) : fail(result.error)
     },
-    place,
     ops,
   )
 }
@@ -140,9 +148,9 @@ export function replaceFromMarkdown(
   limits: Limits,
   notify: Notify,
   options: ImportOptions = {},
-  place: EditPlace = {},
+  at?: EditAnchor,
 ): Promise<EditOutcome> {
-  return change(store, session, notify, () => importMarkdown(markdown, limits, options), place)
+  return change(store, session, notify, at, limits, () => importMarkdown(markdown, limits, options))
 }
 
 /**

@@ -1,7 +1,7 @@
 // The server's /todo command: parses the arguments (core/command.ts), carries the plan out on the store or in
 // the project folder (actions.ts), and reports what happened for the model turn the host starts after it.
 
-import { exportList, readImport, replaceFromMarkdown, runUserOps } from "./actions.ts"
+import { type EditAnchor, exportList, readImport, replaceFromMarkdown, runUserOps } from "./actions.ts"
 import { COMMAND_USAGE, parseCommand } from "./core/command.ts"
 import { formatList } from "./core/format.ts"
 import { renderMarkdown } from "./core/markdown.ts"
@@ -17,12 +17,16 @@ export interface CommandContext {
   readonly limits: Limits
 }
 
-/** Runs `/todo <argumentsText>` on the session's list; returns the report and the list after it. */
+/**
+ * Runs `/todo <argumentsText>` on the session's list in effect (while reverted, the list before the revert
+ * point); a change is recorded at `at`. Returns the report and the list after it.
+ */
 export async function runCommand(
   context: CommandContext,
   session: string,
   list: TodoList,
   argumentsText: string,
+  at?: EditAnchor,
 ): Promise<{ readonly report: CommandReport; readonly list: TodoList }> {
   const { store, directory, limits } = context
   const parsed = parseCommand(argumentsText, list)
@@ -55,7 +59,7 @@ export async function runCommand(
       const file = await readImport(directory, plan.path)
       if (!file.ok) return unchanged({ error: file.error })
       const { path, text } = file.value
-      const out = await replaceFromMarkdown(store, session, text, limits, "none", { force: plan.force })
+      const out = await replaceFromMarkdown(store, session, text, limits, "none", { force: plan.force }, at)
       const report: CommandReport = out.ok
         ? {
             lines: [`imported ${path}`, ...out.diff.lines],
@@ -67,7 +71,7 @@ export async function runCommand(
       return { report, list: out.list }
     }
     case "ops": {
-      const out = await runUserOps(store, session, plan.ops, limits, "none")
+      const out = await runUserOps(store, session, plan.ops, limits, "none", at)
       const report: CommandReport = out.ok
         ? {
             lines: out.diff.lines,

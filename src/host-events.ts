@@ -4,10 +4,12 @@
 
 import { decodeRules } from "./core/permission.ts"
 import { isRecord } from "./core/result.ts"
+import type { Point } from "./core/rewind.ts"
 import type { HostEvent, ModelRef, UserRef } from "./core/session.ts"
 import type { History, HistoryMessage, HistoryPart } from "./core/stale.ts"
 import type { MessagePart } from "./core/tracker.ts"
 import { COMMAND_PART_KEY } from "./core/tui-protocol.ts"
+import { TODO_TOOL } from "./core/words.ts"
 
 export type DecodedEvent =
   | { readonly sessionID: string; readonly event: HostEvent }
@@ -49,8 +51,20 @@ export function decodeBusEvent(raw: unknown): DecodedEvent {
     case "session.updated": {
       const id = text(info?.id)
       if (id === undefined) return { malformed: `${type} without info.id` }
-      // The host sends the whole session: no permission means the session has no rules of its own.
-      return { sessionID: id, event: { type: "session.rules", rules: decodeRules(info?.permission) ?? [] } }
+      return { sessionID: id, event: decodeSessionInfo(info ?? {}) }
+    }
+    case "message.removed":
+    case "message.part.removed": {
+      const messageID = text(props.messageID)
+      if (messageID === undefined) return { malformed: `${type} without messageID` }
+      const partID = type === "message.part.removed" ? text(props.partID) : undefined
+      if (type === "message.part.removed" && partID === undefined)
+        return { malformed: `${type} without partID` }
+      return about(props.sessionID, {
+        type: "message.removed",
+        messageID,
+        ...(partID === undefined ? {} : { partID }),
+      })
     }
     case "session.compacted":
     case "session.idle":
@@ -75,8 +89,9 @@ export function decodeBusEvent(raw: unknown): DecodedEvent {
     case "message.part.updated": {
       const part = props.part
       if (!isRecord(part)) return { malformed: `${type} without part` }
-      if (part.type !== "text" || typeof part.text !== "string" || typeof part.messageID !== "string")
-        return undefined
+      if (typeof part.messageID !== "string") return undefined
+      if (part.type === "tool") return todoPart(part)
+      if (part.type !== "text" || typeof part.text !== "string") return undefined
       return about(part.sessionID, { type: "part.text", messageID: part.messageID, text: part.text })
     }
     case "permission.asked":
@@ -89,6 +104,36 @@ export function decodeBusEvent(raw: unknown): DecodedEvent {
     default:
       return undefined
   }
+}
+
+/**
+ * A session's info (a session.updated event, or the host's answer to a lookup): its rules, and the revert
+ * in progress. The host sends the whole session: no permission means no rules of its own, no revert none.
+ */
+export function decodeSessionInfo(
+  info: Record<string, unknown>,
+): Extract<HostEvent, { type: "session.updated" }> {
+  return {
+    type: "session.updated",
+    rules: decodeRules(info.permission) ?? [],
+    revert: revertPoint(info.revert),
+  }
+}
+
+function revertPoint(value: unknown): Point | null {
+  const message = isRecord(value) ? text(value.messageID) : undefined
+  if (message === undefined) return null
+  const part = text((value as Record<string, unknown>).partID)
+  return part === undefined ? { message } : { message, part }
+}
+
+/** A part of the todo tool: which part holds which call (the tool learns its own part id from it). */
+function todoPart(part: Record<string, unknown>): DecodedEvent {
+  if (part.tool !== TODO_TOOL) return undefined
+  const callID = text(part.callID)
+  const partID = text(part.id)
+  if (callID === undefined || partID === undefined) return undefined
+  return about(part.sessionID, { type: "todo.part", callID, messageID: part.messageID as string, partID })
 }
 
 /** The parts of a user message as the tracker classifies them. */

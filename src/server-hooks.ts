@@ -13,6 +13,7 @@ import { type Config, limitsOf, STORED_LIMITS } from "./core/config.ts"
 import { type PromptFamily, steeringOn, steerSystemPrompt } from "./core/host-prompt.ts"
 import { parseSnapshot } from "./core/parse.ts"
 import { commandReplyText, STALE_STUB } from "./core/prompts.ts"
+import { samePoint } from "./core/rewind.ts"
 import type { HostEvent, SessionAction } from "./core/session.ts"
 import { stepStubs } from "./core/stale.ts"
 import { COMMAND_PART_KEY } from "./core/tui-protocol.ts"
@@ -56,7 +57,7 @@ export const server: Plugin = async (input, options) => {
     },
   })
   const agents = agentRulesSource(input.client, log)
-  const sessions = trackSessions({ client: input.client, store, config, agents })
+  const sessions = trackSessions({ client: input.client, store, config, agents, log })
   const { step, syncFromStore, resolveParent } = sessions
 
   /** Prompt families already warned about (a passage moved in the host's wording): each once per process. */
@@ -74,7 +75,7 @@ export const server: Plugin = async (input, options) => {
   }
 
   const hooks: Hooks = {
-    tool: { [TODO_TOOL]: todoTool({ client: input.client, store, config, sessions }) },
+    tool: { [TODO_TOOL]: todoTool({ client: input.client, store, config, sessions, log }) },
 
     config: guard("config", async (cfg) => {
       const c = cfg as Record<string, unknown> & {
@@ -107,7 +108,14 @@ export const server: Plugin = async (input, options) => {
       const parts = decodeParts(output.parts)
       const user = decodeUser(hookInput as Record<string, unknown>, output.message)
       const tools = decodeTools(output.message)
-      const message: HostEvent = { type: "user.message", parts, user, ...(tools ? { tools } : {}) }
+      const messageID = typeof output.message?.id === "string" ? output.message.id : undefined
+      const message: HostEvent = {
+        type: "user.message",
+        parts,
+        user,
+        ...(tools ? { tools } : {}),
+        ...(messageID ? { messageID } : {}),
+      }
       const text = joined(await step(s, message), "attach")
       if (!text) return
       const last = output.parts.at(-1) as { id?: string } | undefined
@@ -199,11 +207,13 @@ export const server: Plugin = async (input, options) => {
       if (hookInput.command !== "todo") return
       const s = sessions.get(hookInput.sessionID)
       await syncFromStore(s)
+      // The host runs this hook before it commits a pending undo: the command sees the reverted list.
       const { report, list } = await runCommand(
         { store, directory: input.directory, limits },
         s.id,
         s.list,
         hookInput.arguments ?? "",
+        await sessions.editAnchor(s),
       )
       s.list = list
       // Visible (not synthetic) so the user sees what happened; the marker keeps the tracker
@@ -220,17 +230,25 @@ export const server: Plugin = async (input, options) => {
       const decoded = decodeBusEvent(event)
       if (decoded === undefined) return
       if ("malformed" in decoded) throw new Error(`malformed ${decoded.malformed}`)
-      // Only a session's creation starts tracking it; other events about unknown sessions are not ours to keep.
+      // A session's creation starts tracking it, and so does a removal (an undo committed after a restart
+      // must still reach the stored history); other events about unknown sessions are not ours to keep.
+      const { event: hostEvent } = decoded
       const s =
-        decoded.event.type === "session.created"
+        hostEvent.type === "session.created" || hostEvent.type === "message.removed"
           ? sessions.get(decoded.sessionID)
           : sessions.find(decoded.sessionID)
       if (!s) return
-      if (decoded.event.type === "session.idle") {
+      if (hostEvent.type === "session.idle") {
         await syncFromStore(s)
         await resolveParent(s)
       }
-      await step(s, decoded.event)
+      // Notes queued before an undo describe what it takes back: they are read before it is followed.
+      if (
+        hostEvent.type === "message.removed" ||
+        (hostEvent.type === "session.updated" && !samePoint(s.state.facts.rewind.revert, hostEvent.revert))
+      )
+        await syncFromStore(s)
+      await step(s, hostEvent)
     }),
   }
   return hooks

@@ -4,8 +4,11 @@
 
 import { type EditNote, isEditNote } from "./actions.ts"
 import type { AgentRulesSource } from "./agent-rules.ts"
-import type { Config } from "./core/config.ts"
-import { type Access, decodeRules } from "./core/permission.ts"
+import { type Config, limitsOf } from "./core/config.ts"
+import { commit, revert, type Stepped, unrevert } from "./core/history.ts"
+import type { Access } from "./core/permission.ts"
+import { isRecord } from "./core/result.ts"
+import { type EditAnchor, editAnchor, type RewindAction } from "./core/rewind.ts"
 import {
   type HostEvent,
   initialSession,
@@ -16,12 +19,17 @@ import {
   todoAccess,
   todoRefusal,
 } from "./core/session.ts"
-import { spokenToasts } from "./core/toasts.ts"
+import { droppedToast, spokenToasts } from "./core/toasts.ts"
 import type { TodoList } from "./core/types.ts"
-import { type Client, showToast } from "./host-output.ts"
+import { decodeSessionInfo } from "./host-events.ts"
+import { type Client, type Log, showToast } from "./host-output.ts"
+import { historyOf } from "./store/record.ts"
 import type { Store } from "./store/store.ts"
 
-/** What the server keeps per session: the core's session state, and the list as last read from the store. */
+/**
+ * What the server keeps per session: the core's session state, and the list in effect as last read from the
+ * store (while the session is reverted, the list before the revert point).
+ */
 export interface Tracked {
   readonly id: string
   state: Session
@@ -43,6 +51,11 @@ export interface Sessions {
   /** Asks the host for the session's parent once, when no event said whether it has one. */
   resolveParent(s: Tracked): Promise<void>
   /**
+   * Where a user edit made now belongs in the conversation: the revert point while reverted, else after the
+   * newest message (asked of the host when this process has seen none). Undefined when the host cannot say.
+   */
+  editAnchor(s: Tracked): Promise<EditAnchor | undefined>
+  /**
    * Whether the system prompt may point this session's agent at `todo`. A subagent's calls are refused;
    * an agent whose rules deny or ask for todo is never pushed.
    */
@@ -54,8 +67,10 @@ export function trackSessions(deps: {
   store: Store
   config: Config
   agents: AgentRulesSource
+  log: Log
 }): Sessions {
-  const { client, store, config, agents } = deps
+  const { client, store, config, agents, log } = deps
+  const limits = limitsOf(config)
   const sessions = new Map<string, Tracked>()
 
   function get(id: string): Tracked {
@@ -74,8 +89,34 @@ export function trackSessions(deps: {
     for (const action of result.actions) {
       if (action.type === "forget") sessions.delete(s.id)
       else if (action.type === "remind") await remind(s.id, action)
+      else if (action.type === "history") await follow(s, action.change)
     }
     return result.actions
+  }
+
+  /** Follows the host's undo, redo or commit on the stored history; the list in effect changes at once. */
+  async function follow(s: Tracked, change: RewindAction): Promise<void> {
+    if (change.type === "commit" && change.unexpected) log("warn", change.unexpected)
+    let stepped: Stepped | undefined
+    const snapshot = await store.update(s.id, (current) => {
+      const history = historyOf(current)
+      stepped =
+        change.type === "revert"
+          ? revert(history, change.point, limits)
+          : change.type === "unrevert"
+            ? unrevert(history, limits)
+            : commit(history, change.point, limits)
+      return stepped.history === history
+        ? undefined
+        : { ...current, list: stepped.list, history: stepped.history }
+    })
+    s.list = snapshot.list
+    if (stepped?.warning) log("warn", stepped.warning)
+    const toast = droppedToast(stepped?.dropped ?? [])
+    if (!toast) return
+    showToast(client, toast)
+    // A pending note may describe an edit that was just dropped.
+    await step(s, { type: "edits.dropped" })
   }
 
   async function remind(id: string, action: Extract<SessionAction, { type: "remind" }>) {
@@ -134,21 +175,33 @@ export function trackSessions(deps: {
       })
   }
 
+  /** The lookup also says whether the session is reverted: a process started after the undo learns it here. */
   async function resolveParent(s: Tracked): Promise<void> {
     if (!parentUnknown(s.state.facts)) return
-    let parentID: string | undefined
-    let permission: unknown
+    let data: Record<string, unknown> | undefined
     try {
       const info = await client.session.get({ path: { id: s.id } })
-      const data = info.data as { parentID?: string; permission?: unknown } | undefined
-      parentID = data?.parentID || undefined
-      permission = data?.permission
+      data = isRecord(info.data) ? info.data : undefined
     } catch {
-      parentID = undefined
+      data = undefined
     }
+    const parentID = typeof data?.parentID === "string" && data.parentID !== "" ? data.parentID : undefined
     await step(s, parentID === undefined ? { type: "parent.found" } : { type: "parent.found", parentID })
-    const rules = decodeRules(permission)
-    if (rules !== undefined) await step(s, { type: "session.rules", rules })
+    if (data !== undefined && data.id === s.id) await step(s, decodeSessionInfo(data))
+  }
+
+  async function anchorOf(s: Tracked): Promise<EditAnchor | undefined> {
+    const known = editAnchor(s.state.facts.rewind)
+    if (known !== undefined) return known
+    try {
+      const answer = await client.session.messages({ path: { id: s.id }, query: { limit: 1 } })
+      const last = Array.isArray(answer.data) ? answer.data.at(-1) : undefined
+      const id = isRecord(last) && isRecord(last.info) ? last.info.id : undefined
+      if (typeof id === "string" && id !== "") await step(s, { type: "message.seen", messageID: id })
+    } catch {
+      // No answer: the edit is anchored at the newest recorded change.
+    }
+    return editAnchor(s.state.facts.rewind)
   }
 
   /** Whether the agent of the session's turn under way may call todo, by the core's rule over the host's rules. */
@@ -162,6 +215,7 @@ export function trackSessions(deps: {
     step,
     syncFromStore,
     resolveParent,
+    editAnchor: anchorOf,
     todoCallable: (s) => todoRefusal(s.state.facts) === undefined && todoAccessOf(s.id) === "allow",
   }
 }

@@ -6,14 +6,48 @@ import { z } from "zod"
 import { type Config, limitsOf } from "./core/config.ts"
 import { type ExecuteResult, execute } from "./core/execute.ts"
 import { formatOutcome } from "./core/format.ts"
+import { recordCall } from "./core/history.ts"
 import { ARG_DESCRIPTIONS, TOOL_DESCRIPTION } from "./core/prompts.ts"
+import { isRecord } from "./core/result.ts"
+import { todoPartOf } from "./core/rewind.ts"
 import { todoRefusal } from "./core/session.ts"
 import { listToasts } from "./core/toasts.ts"
 import { OP_NAMES, type OpName, type TodoList } from "./core/types.ts"
 import { TODO_TOOL } from "./core/words.ts"
-import { type Client, showToast } from "./host-output.ts"
+import { type Client, type Log, showToast } from "./host-output.ts"
 import type { Sessions } from "./server-sessions.ts"
+import { historyOf } from "./store/record.ts"
 import { LIST_BUSY, type Store } from "./store/store.ts"
+
+/** How long a call waits for the host to say which part holds it, when no event said so. */
+const PART_LOOKUP_MS = 1000
+
+/**
+ * The tool part that holds call `callID` of message `messageID`, from the host (the runtime context carries
+ * the call id but not the part id); undefined when the host does not answer in time.
+ */
+async function lookupPart(client: Client, sessionID: string, messageID: string, callID: string) {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), PART_LOOKUP_MS)
+  })
+  try {
+    const ask = Promise.resolve(client.session.message({ path: { id: sessionID, messageID } })).then(
+      (answer) => {
+        const data: unknown = answer.data
+        const parts: unknown[] = isRecord(data) && Array.isArray(data.parts) ? data.parts : []
+        const part = parts.find((p) => isRecord(p) && p.callID === callID && typeof p.id === "string")
+        return isRecord(part) ? (part.id as string) : undefined
+      },
+      () => undefined,
+    )
+    return await Promise.race([ask, late])
+  } catch {
+    return undefined
+  } finally {
+    clearTimeout(timer)
+  }
+}
 
 const itemsField = z.array(z.string())
 const phaseSpec = z.object({ phase: z.string(), items: itemsField })
@@ -40,8 +74,9 @@ export function todoTool(deps: {
   store: Store
   config: Config
   sessions: Sessions
+  log: Log
 }): ToolDefinition {
-  const { client, store, config, sessions } = deps
+  const { client, store, config, sessions, log } = deps
   const limits = limitsOf(config)
   return {
     description: TOOL_DESCRIPTION,
@@ -56,15 +91,38 @@ export function todoTool(deps: {
       if (typeof ctx.ask === "function")
         await ctx.ask({ permission: TODO_TOOL, patterns: ["*"], always: ["*"], metadata: {} })
       await sessions.syncFromStore(s)
+      // Where the call is in the conversation, so that an undo of its turn (or of its part) takes it back.
+      // The 1.18 typings omit callID, which the runtime context carries.
+      const callID = (ctx as { callID?: unknown }).callID
+      const call =
+        typeof callID === "string" && typeof ctx.messageID === "string"
+          ? {
+              message: ctx.messageID,
+              callID,
+              part:
+                todoPartOf(s.state.facts.rewind, callID)?.partID ??
+                (await lookupPart(client, s.id, ctx.messageID, callID)),
+            }
+          : undefined
       let before: TodoList = s.list
       let result: ExecuteResult | undefined
       let changed = false
+      let warning: string | undefined
       const snapshot = await store.update(s.id, (current) => {
         before = current.list
         result = execute(current.list, args, limits)
         changed = result.ok && result.list !== current.list
-        return changed && result.ok ? { ...current, list: result.list } : undefined
+        if (!changed || !result.ok) return undefined
+        const recorded = recordCall(
+          historyOf(current),
+          call ?? { message: "", callID: "" },
+          result.list,
+          limits,
+        )
+        warning = recorded.warning
+        return { ...current, list: recorded.list, history: recorded.history }
       })
+      if (warning) log("warn", warning)
       // s.stamp stays the one syncFromStore took before this read; our own write moves the
       // stamp, so the next hook reads the record once more instead of missing another writer.
       s.list = snapshot.list

@@ -8,19 +8,18 @@ import { accessSync, constants, existsSync } from "node:fs"
 import { dirname, resolve } from "node:path"
 import type { TuiPluginApi } from "@opencode-ai/plugin/tui"
 import { type Accessor, createSignal, type Setter } from "solid-js"
-import type { EditPlace } from "./actions.ts"
+import type { EditAnchor } from "./actions.ts"
 import { STORED_LIMITS } from "./core/config.ts"
-import { droppedToast, sameList, type Variant } from "./core/dialog-model.ts"
-import { type ListHistory, type Point, revertPoint as storedRevert } from "./core/history.ts"
+import { sameList, type Variant } from "./core/dialog-model.ts"
+import { type Point, revertPoint as storedRevert } from "./core/history.ts"
 import { parseSnapshot } from "./core/parse.ts"
+import { samePoint } from "./core/rewind.ts"
 import {
   hostRevert,
   latestToolList,
   listInEffect,
   partsBefore,
-  redoDropped,
   refreshTarget,
-  samePoint,
   toolPartList,
 } from "./core/tui-protocol.ts"
 import type { Limits, TodoList } from "./core/types.ts"
@@ -39,7 +38,7 @@ export interface ListSource {
   /** Where the host has the session reverted to, or undefined when it is not. */
   revertOf(session: string): Point | undefined
   /** Where an edit made now sits in the conversation: the revert point while reverted, else after the newest message. */
-  anchorOf(session: string): EditPlace
+  anchorOf(session: string): EditAnchor | undefined
   /** Whether the store on this machine is the one the server writes. */
   storeShared(): boolean
   /** Why this TUI cannot change lists, or undefined when it can. */
@@ -70,14 +69,11 @@ interface Tracked {
   readonly set: Setter<TodoList>
   /** Bumped by every refresh; an older read that resolves late is dropped. */
   seq: number
-  /** The stored history as last read: what a redo drops is told from it, whatever the server wrote since. */
-  history?: ListHistory
 }
 
 /** What the list source needs from the shell besides the host and the store. */
 export interface SourceOptions {
   readonly limits: Limits
-  readonly toast: (variant: Variant, message: string) => void
 }
 
 export function createListSource(
@@ -104,14 +100,14 @@ export function createListSource(
     }
   }
 
-  function anchorOf(session: string): EditPlace {
+  function anchorOf(session: string): EditAnchor | undefined {
     const point = revertOf(session)
-    if (point) return { revert: point }
+    if (point) return { kind: "reverted", point }
     try {
       const newest = api.state.session.messages(session).at(-1)?.id
-      return newest ? { after: newest } : {}
+      return newest ? { kind: "after", message: newest } : undefined
     } catch {
-      return {}
+      return undefined
     }
   }
 
@@ -159,7 +155,7 @@ export function createListSource(
     }
   }
 
-  async function readState(session: string): Promise<{ list: TodoList; history?: ListHistory }> {
+  async function read(session: string): Promise<TodoList> {
     const point = revertOf(session)
     if (storeShared()) {
       try {
@@ -168,30 +164,14 @@ export function createListSource(
           if (snapshot.persisted) {
             const history = historyOf(snapshot)
             if (storedRevert(history) === undefined) committed.delete(session)
-            return { list: listInEffect(history, point, committed.has(session), options.limits), history }
+            return listInEffect(history, point, committed.has(session), options.limits)
           }
         }
       } catch {
         // Unreadable: fall back to what the tool calls reported.
       }
     }
-    return { list: listFromParts(session, point) ?? [] }
-  }
-
-  async function read(session: string): Promise<TodoList> {
-    return (await readState(session)).list
-  }
-
-  /** After a redo: one toast naming the edits made while reverted that no longer apply to the newest list. */
-  function tellDropped(session: string): void {
-    const history = tracked.get(session)?.history
-    if (!history) return
-    try {
-      const text = droppedToast(redoDropped(history, options.limits))
-      if (text) options.toast(text.variant, text.message)
-    } catch {
-      // A history that cannot be stepped: the list itself still follows.
-    }
+    return listFromParts(session, point) ?? []
   }
 
   function track(session: string): Tracked {
@@ -208,11 +188,9 @@ export function createListSource(
     const t = track(session)
     const seq = ++t.seq
     if (known) t.set(known)
-    readState(session).then(
-      (state) => {
-        if (seq !== t.seq) return
-        t.history = state.history
-        t.set(state.list)
+    read(session).then(
+      (list) => {
+        if (seq === t.seq) t.set(list)
       },
       () => {},
     )
@@ -260,8 +238,7 @@ export function createListSource(
       const point = hostRevert(event.properties.info)
       const before = reverts.get(session)
       reverts.set(session, point ?? null)
-      if ((before !== undefined && samePoint(before ?? undefined, point)) || !tracked.has(session)) return
-      if (before && !point && !committed.has(session)) tellDropped(session)
+      if ((before !== undefined && samePoint(before, point ?? null)) || !tracked.has(session)) return
       refresh(session)
     }),
   )

@@ -54,7 +54,7 @@ const tui: TuiPlugin = async (api, options) => {
   })
   const offs: (() => void)[] = []
   const limits = limitsOf(settings.config)
-  const source = createListSource(api, store, offs, { limits, toast })
+  const source = createListSource(api, store, offs, { limits })
   const shell: Shell = { api, store, source, limits, toast, directory }
 
   // How many of our sidebar blocks are mounted: the host mounts them exactly while its sidebar shows.

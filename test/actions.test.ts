@@ -111,9 +111,7 @@ describe("where a user edit sits in the conversation", () => {
       [{ op: "rm", target: { kind: "task", text: "Parser" } }],
       DEFAULT_LIMITS,
       "record",
-      {
-        after: "msg_5",
-      },
+      { kind: "after", message: "msg_5" },
     )
     const history = historyOf(await store.read("s1"))
     expect(listAt(history, { message: "msg_6" }).list).toEqual([{ name: "Build", tasks: [] }])
@@ -122,7 +120,8 @@ describe("where a user edit sits in the conversation", () => {
 
   it("an edit at the revert point is made on the list before it, even before the server recorded the revert", async () => {
     const outcome = await runUserOps(store, "s1", [done("Tests")], DEFAULT_LIMITS, "record", {
-      revert: { message: "msg_3" },
+      kind: "reverted",
+      point: { message: "msg_3" },
     })
     expect(outcome.ok && outcome.before).toEqual(plan)
     const snap = await store.read("s1")

@@ -4,7 +4,6 @@ import {
   changeToast,
   copyConfirmation,
   DIALOG_ROW_WIDTH,
-  droppedToast,
   importDecision,
   LIST_CATEGORY,
   MENU,
@@ -161,62 +160,6 @@ describe("changeToast", () => {
       variant: "info",
       message: "Nothing changed.\nNow 0/2 done.",
     })
-  })
-})
-
-describe("droppedToast", () => {
-  it("says nothing when a redo kept every change made after the undo", () => {
-    expect(droppedToast([])).toBeUndefined()
-  })
-
-  it("names each dropped change by its task, in one warning", () => {
-    const toast = droppedToast([
-      { kind: "status", task: "Write the docs", status: "completed" },
-      { kind: "move", task: "Ship", phase: "Later" },
-    ])
-    expect(toast).toEqual({
-      variant: "warning",
-      message: [
-        "Redo: 2 changes you made after the undo no longer apply to the newest list and were dropped:",
-        '"Write the docs" -> done',
-        '"Ship" -> phase "Later"',
-      ].join("\n"),
-    })
-  })
-
-  it("says a dropped batch of typed ops as the verbs the user gave, cut and escaped", () => {
-    const long = `Ship ${"x".repeat(80)}`
-    const toast = droppedToast([
-      {
-        kind: "ops",
-        ops: [
-          { op: "done", target: { kind: "task", text: "Write the docs" } },
-          { op: "block", target: { kind: "phase", name: "Build" }, reason: "r" },
-          { op: "append", phase: "Later", items: [long, "bell\u0007"] },
-        ],
-        error: "No task matches",
-      },
-    ])!
-    const lines = toast.message.split("\n")
-    expect(lines[0]).toMatch(/^Redo: a change you made after the undo no longer applies .* was dropped:$/)
-    expect(lines[1]).toMatch(
-      /^done "Write the docs", block phase "Build", append to "Later": "Ship x+…", "bell\\u0007"$/,
-    )
-    expect(lines).toHaveLength(2)
-  })
-
-  it("caps the lines it lists", () => {
-    const dropped = ["a", "b", "c", "d", "e"].map((task) => ({
-      kind: "status" as const,
-      task,
-      status: "completed" as const,
-    }))
-    expect(droppedToast(dropped)!.message.split("\n").slice(1)).toEqual([
-      '"a" -> done',
-      '"b" -> done',
-      '"c" -> done',
-      "… and 2 more",
-    ])
   })
 })
 

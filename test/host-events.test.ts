@@ -123,16 +123,63 @@ describe("permission rules and the history", () => {
       rules: [deny],
     })
     expect(eventOf(bus("session.updated", { info: { id: "s1", permission: [deny, 7] } }))).toEqual({
-      type: "session.rules",
+      type: "session.updated",
       rules: [deny],
+      revert: null,
     })
     expect(eventOf(bus("session.updated", { info: { id: "s1" } }))).toEqual({
-      type: "session.rules",
+      type: "session.updated",
       rules: [],
+      revert: null,
     })
     expect(decodeBusEvent(bus("session.updated", {}))).toEqual({
       malformed: "session.updated without info.id",
     })
+  })
+
+  it("reads the revert in progress from session.updated: a message, or a part inside it", () => {
+    const revert = (value: unknown) =>
+      (eventOf(bus("session.updated", { info: { id: "s1", revert: value } })) as { revert: unknown }).revert
+    expect(revert({ messageID: "msg_2", snapshot: "4b8", diff: "" })).toEqual({ message: "msg_2" })
+    expect(revert({ messageID: "msg_2", partID: "prt_5" })).toEqual({ message: "msg_2", part: "prt_5" })
+    expect(revert(undefined)).toBeNull()
+    expect(revert({ partID: "prt_5" })).toBeNull()
+    expect(revert("msg_2")).toBeNull()
+  })
+
+  it("reads removals of messages and parts (an undo being committed)", () => {
+    expect(decodeBusEvent(bus("message.removed", { sessionID: "s1", messageID: "msg_3" }))).toEqual({
+      sessionID: "s1",
+      event: { type: "message.removed", messageID: "msg_3" },
+    })
+    expect(
+      eventOf(bus("message.part.removed", { sessionID: "s1", messageID: "msg_3", partID: "prt_9" })),
+    ).toEqual({ type: "message.removed", messageID: "msg_3", partID: "prt_9" })
+    expect(decodeBusEvent(bus("message.removed", { sessionID: "s1" }))).toEqual({
+      malformed: "message.removed without messageID",
+    })
+    expect(decodeBusEvent(bus("message.part.removed", { sessionID: "s1", messageID: "msg_3" }))).toEqual({
+      malformed: "message.part.removed without partID",
+    })
+  })
+
+  it("reads which part holds a todo call; other tools' parts are not ours", () => {
+    const part = {
+      id: "prt_7",
+      sessionID: "s1",
+      messageID: "msg_4",
+      type: "tool",
+      tool: "todo",
+      callID: "c1",
+    }
+    expect(eventOf(bus("message.part.updated", { part }))).toEqual({
+      type: "todo.part",
+      callID: "c1",
+      messageID: "msg_4",
+      partID: "prt_7",
+    })
+    expect(eventOf(bus("message.part.updated", { part: { ...part, tool: "bash" } }))).toBeUndefined()
+    expect(eventOf(bus("message.part.updated", { part: { ...part, callID: undefined } }))).toBeUndefined()
   })
 
   it("reads a prompt's tools map, keeping only on and off switches", () => {

@@ -140,9 +140,9 @@ describe("the agent's access to todo", () => {
     s = step(s, as("build")).session
     expect(todoAccess(s.facts, AGENTS)).toBe("allow")
     expect(todoAccess(s.facts, undefined), "unknown rules allow").toBe("allow")
-    s = step(s, { type: "session.rules", rules: [deny] }).session
+    s = step(s, { type: "session.updated", rules: [deny], revert: null }).session
     expect(todoAccess(s.facts, AGENTS)).toBe("deny")
-    s = step(s, { type: "session.rules", rules: [] }).session
+    s = step(s, { type: "session.updated", rules: [], revert: null }).session
     s = step(s, as("build", { todo: false })).session
     expect(todoAccess(s.facts, AGENTS)).toBe("deny")
     // Our own message starts a turn as its agent without becoming the user's prompt.

@@ -661,7 +661,7 @@ describe("completion reminder", () => {
     s.send({ type: "userEdit", lines: ['done "Add tests"'], removed: [] })
     expect(s.send(idle())).toEqual([])
     s.send(tool("read"))
-    expect(s.send(idle())).toEqual(REMIND)
+    expect(s.send(idle())).toEqual([{ type: "remind", kind: "reminder", text: reminderText(OPEN) }])
   })
 })
 
@@ -976,4 +976,42 @@ test("state stays bounded and serializable over 10,000 events", () => {
   expect(actions).toBeGreaterThan(0)
   expect(maxSize).toBeLessThan(4000)
   expect(JSON.parse(JSON.stringify(s.state))).toEqual(s.state)
+})
+
+describe("after an undo", () => {
+  test("no pending notice describes a state the undo took back: user edits, compaction and a due nudge go", () => {
+    const s = Session.started()
+    s.send({ type: "userEdit", lines: ['done "Add tests"'], removed: [] })
+    s.send({ type: "compacted" })
+    edits(s, CFG.nudgeAfter)
+    expect(s.state.pending.nudge).toBeGreaterThan(0)
+    s.send({ type: "rewound" })
+    expect(s.state.pending).toEqual({ resume: false, compaction: false, nudge: 0, edits: null })
+    expect(s.state.edits).toBe(0)
+    expect(s.send(request())).toEqual([])
+  })
+
+  test("a pending resume notice stays: it shows the list as it is when it goes out", () => {
+    const s = new Session()
+    s.send({ type: "resumed", list: OPEN })
+    s.send({ type: "rewound" })
+    expect(s.send(prompt("continue", { list: OPEN_LATER, isNewSession: false }))).toEqual([
+      { type: "attach", kind: "resume", text: noticesText({ resumed: true }, OPEN_LATER) },
+    ])
+  })
+
+  test("an edit made after the undo is told; the reminder waits for the user", () => {
+    const s = Session.started()
+    s.send({ type: "rewound" })
+    expect(s.send(idle())).toEqual([])
+    s.send({ type: "userEdit", lines: ['removed "Deploy"'], removed: ["Deploy"] })
+    const [told] = s.send(prompt("go on", { list: OPEN, isNewSession: false }))
+    expect(told?.text).toContain('removed "Deploy"')
+  })
+
+  test("no reminder while the undo is pending: a new turn would commit it", () => {
+    const s = Session.started()
+    expect(s.send(idle({ reverted: true }))).toEqual([])
+    expect(s.send(idle())).toEqual([{ type: "remind", kind: "reminder", text: reminderText(OPEN) }])
+  })
 })

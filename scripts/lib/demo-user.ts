@@ -44,7 +44,7 @@ export async function dialogAction(input: {
       },
       editProblem: () => undefined,
       // No TUI state here to place the change after the newest message: it goes at the newest recorded change.
-      anchorOf: () => ({}),
+      anchorOf: () => undefined,
     },
     limits: limitsOf(DEFAULT_CONFIG),
     toast: (variant: ToastText["variant"], message: string) => toasts.push({ variant, message }),

@@ -1,11 +1,9 @@
 // What the /todo dialog in the TUI shows, offers and says, as plain data: the main menu (list actions
 // first, then the tasks grouped by phase, each row fitted to the dialog), the actions that make sense
-// for each task and the op each one runs, the confirmations and toast texts (also the one for edits made
-// while undone that a redo drops), and the rules that decide whether an editor save or an import applies,
-// asks first, or changes nothing.
+// for each task and the op each one runs, the confirmations and toast texts, and the rules that decide
+// whether an editor save or an import applies, asks first, or changes nothing.
 // Pure: the shell (src/tui-dialog.tsx, src/tui-editor.tsx) shows these and carries the choices out.
 
-import type { DroppedEdit } from "./history.ts"
 import type { ImportOutcome } from "./import.ts"
 import { counts, countTasks, taskCount } from "./list.ts"
 import { displayWidth, fitText } from "./sidebar-view.ts"
@@ -227,56 +225,6 @@ export function changeToast(input: {
   return {
     variant: "success",
     message: [...(headline ? [headline] : []), ...shown, ...more, now].join("\n"),
-  }
-}
-
-/** Characters of a task or phase in a dropped-edit line: one line of the host's 54-column toast box. */
-const DROPPED_TEXT_CHARS = 34
-
-/** A line of the dropped-edit toast: what the change did, by task. */
-function droppedLine(edit: DroppedEdit): string {
-  const name = (text: string) => `"${preview(text, DROPPED_TEXT_CHARS)}"`
-  switch (edit.kind) {
-    case "status":
-      return `${name(edit.task)} -> ${STATUS_WORDS[edit.status]}`
-    case "move":
-      return `${name(edit.task)} -> phase ${name(edit.phase)}`
-    case "ops":
-      return edit.ops.map(opText).join(", ")
-  }
-}
-
-function opText(op: Op): string {
-  const name = (text: string) => `"${preview(text, DROPPED_TEXT_CHARS)}"`
-  if (op.op === "append") return `append to ${name(op.phase)}: ${op.items.map((i) => name(i)).join(", ")}`
-  if (op.op === "init" || op.op === "view") return op.op
-  const target =
-    op.target.kind === "task"
-      ? name(op.target.text)
-      : op.target.kind === "phase"
-        ? `phase ${name(op.target.name)}`
-        : "all"
-  return `${op.op} ${target}`
-}
-
-/**
- * The one toast after a redo that could not make again every change the user made while the session was
- * undone (their task is gone from the newest list): what was dropped, so the user can redo it by hand.
- * Undefined when nothing was dropped.
- */
-export function droppedToast(dropped: readonly DroppedEdit[]): ToastText | undefined {
-  if (dropped.length === 0) return undefined
-  const lines = dropped.map(droppedLine)
-  const shown = lines.slice(0, TOAST_LINES)
-  const more = lines.length > TOAST_LINES ? [`… and ${lines.length - TOAST_LINES} more`] : []
-  const one = dropped.length === 1
-  return {
-    variant: "warning",
-    message: [
-      `Redo: ${one ? "a change" : `${dropped.length} changes`} you made after the undo no longer ${one ? "applies" : "apply"} to the newest list and ${one ? "was" : "were"} dropped:`,
-      ...shown,
-      ...more,
-    ].join("\n"),
   }
 }
 

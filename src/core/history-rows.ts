@@ -207,7 +207,7 @@ export function expandId(previous: string, short: string): string | undefined {
   return previous.slice(0, shared) + short.slice(1)
 }
 
-/** A short stable hash (FNV-1a, two lanes, 48 bits in base 36): for call ids and list fingerprints. */
+/** A short stable hash (FNV-1a, two lanes, 41 bits in at most 7 base-62 digits): for call ids and list fingerprints. */
 export function shortHash(text: string): string {
   let a = 0x811c9dc5
   let b = 0x01000193 ^ 0x5bd1e995
@@ -216,5 +216,11 @@ export function shortHash(text: string): string {
     a = Math.imul(a ^ c, 0x01000193)
     b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 13)
   }
-  return ((a >>> 0) * 65536 + ((b >>> 0) & 0xffff)).toString(36)
+  let n = (a >>> 0) * 512 + ((b >>> 0) & 511)
+  let out = ""
+  do {
+    out = DIGITS[n % 62]! + out
+    n = Math.floor(n / 62)
+  } while (n > 0)
+  return out
 }

@@ -113,7 +113,7 @@ export interface CallState {
 /** A span takes a new checkpoint after this many entries, so a replay never walks more. */
 export const MAX_SPAN = 256
 /** ...or once its entries weigh this many times its checkpoint (at least MIN_SPAN_CHARS): deltas never cost much more than checkpoints. */
-const SPAN_WEIGHT = 4
+const SPAN_WEIGHT = 8
 const MIN_SPAN_CHARS = 2048
 
 // ---------------------------------------------------------------------------------------------------------
@@ -302,11 +302,13 @@ function guarded(history: ListHistory, step: () => Stepped): Stepped {
     return step()
   } catch (error) {
     const safe = isRecord(history) && Array.isArray(history.spans) ? history : historyFrom([])
+    const list = Array.isArray(safe.view) ? safe.view : Array.isArray(safe.top) ? safe.top : []
+    const kind = error instanceof Error ? error.name : "error"
     return {
       history: safe,
-      list: Array.isArray(safe.top) ? currentList(safe) : [],
+      list,
       dropped: [],
-      warning: `The list history could not be updated (${String(error)}); the list was kept as it was.`,
+      warning: `The list history could not be updated (${kind}); the list was kept as it was.`,
     }
   }
 }
@@ -388,7 +390,8 @@ export function listAt(
       }
     return { list }
   } catch {
-    return { list: history.top ?? [], warning: "The list history is damaged; the list in effect was used." }
+    const top = isRecord(history) && Array.isArray(history.top) ? history.top : []
+    return { list: top, warning: "The list history is damaged; the list in effect was used." }
   }
 }
 

@@ -31,6 +31,14 @@
 
 import { type Access, type AgentRules, type Rule, toolAccess } from "./permission.ts"
 import { type EditLines, SUBAGENT_REFUSAL } from "./prompts.ts"
+import {
+  INITIAL_REWIND,
+  type Point,
+  type RewindAction,
+  type RewindEvent,
+  type RewindFacts,
+  stepRewind,
+} from "./rewind.ts"
 import { initialStubs, type StubState } from "./stale.ts"
 import {
   classifyUserMessage,
@@ -79,6 +87,8 @@ export interface SessionFacts {
   readonly turnAgent: string | null
   /** The `tools` map of the latest user message, when it had one. */
   readonly turnTools: Readonly<Record<string, boolean>> | null
+  /** The undo in progress, the last commit, the newest message and the todo parts (rewind.ts). */
+  readonly rewind: RewindFacts
 }
 
 export interface Session {
@@ -95,8 +105,21 @@ export const OPEN_ASKS_MAX = 100
 export type HostEvent =
   // The host's event bus.
   | { readonly type: "session.created"; readonly parentID?: string; readonly rules?: readonly Rule[] }
-  /** The session's permission rules, from session.updated or the server's lookup. */
-  | { readonly type: "session.rules"; readonly rules: readonly Rule[] }
+  /** The whole session as the host sent it: its rules, and the revert in progress (null: none). */
+  | { readonly type: "session.updated"; readonly rules: readonly Rule[]; readonly revert: Point | null }
+  /** The host removed a message (no partID) or a part of one: an undo is being committed. */
+  | { readonly type: "message.removed"; readonly messageID: string; readonly partID?: string }
+  /** The newest message of the session, as the server looked it up. */
+  | { readonly type: "message.seen"; readonly messageID: string }
+  /** Edits made while reverted did not apply to the list the user came back to (redo or commit). */
+  | { readonly type: "edits.dropped" }
+  /** The host announced the part that holds a todo call. */
+  | {
+      readonly type: "todo.part"
+      readonly callID: string
+      readonly messageID: string
+      readonly partID: string
+    }
   | { readonly type: "session.deleted" }
   | { readonly type: "session.compacted" }
   | { readonly type: "session.error"; readonly aborted: boolean }
@@ -118,6 +141,7 @@ export type HostEvent =
       readonly user: UserRef
       /** The prompt's `tools` map, when it had one. */
       readonly tools?: Readonly<Record<string, boolean>>
+      readonly messageID?: string
     }
   | { readonly type: "model.request" }
   | { readonly type: "compacting" }
@@ -140,6 +164,8 @@ export type SessionAction =
   | (TrackerAction & { readonly type: "remind"; readonly user?: UserRef })
   /** Drop everything kept about the session. */
   | { readonly type: "forget" }
+  /** Follow the host's undo, redo or commit on the stored history; the list the server uses changes. */
+  | { readonly type: "history"; readonly change: RewindAction }
 
 export interface SessionStep {
   readonly session: Session
@@ -163,6 +189,7 @@ export function initialSession(): Session {
       sessionRules: [],
       turnAgent: null,
       turnTools: null,
+      rewind: INITIAL_REWIND,
     },
     tracker: initialTracker(),
     stubs: initialStubs(),
@@ -194,6 +221,7 @@ function patched(facts: SessionFacts, patch: Partial<SessionFacts>): SessionFact
     sessionRules: patch.sessionRules ?? facts.sessionRules,
     turnAgent: patch.turnAgent === undefined ? facts.turnAgent : patch.turnAgent,
     turnTools: patch.turnTools === undefined ? facts.turnTools : patch.turnTools,
+    rewind: patch.rewind ?? facts.rewind,
   }
 }
 
@@ -226,6 +254,47 @@ function reminderAccess(facts: SessionFacts, agents: AgentRules | undefined): Ac
 
 /** The facts after `event`; the same object when the event changes none. */
 export function observe(facts: SessionFacts, event: HostEvent): SessionFacts {
+  return observeStep(facts, event).facts
+}
+
+/** The rewind event (rewind.ts) a host event is, if any. */
+function rewindEvent(event: HostEvent): RewindEvent | undefined {
+  switch (event.type) {
+    case "session.updated":
+      return { type: "revert", point: event.revert }
+    case "message.removed":
+      return {
+        type: "removed",
+        point:
+          event.partID === undefined
+            ? { message: event.messageID }
+            : { message: event.messageID, part: event.partID },
+      }
+    case "user.message":
+      return { type: "message", user: true, ...(event.messageID ? { messageID: event.messageID } : {}) }
+    case "assistant.updated":
+    case "message.seen":
+      return { type: "message", user: false, messageID: event.messageID }
+    case "todo.part":
+      return event
+    default:
+      return undefined
+  }
+}
+
+/** The facts after `event`, and what the host's undo, redo or commit asks of the stored history. */
+function observeStep(facts: SessionFacts, event: HostEvent): { facts: SessionFacts; rewind?: RewindAction } {
+  const observed = observeHost(facts, event)
+  const input = rewindEvent(event)
+  if (input === undefined) return { facts: observed }
+  const step = stepRewind(observed.rewind, input)
+  return {
+    facts: step.facts === observed.rewind ? observed : patched(observed, { rewind: step.facts }),
+    ...(step.action ? { rewind: step.action } : {}),
+  }
+}
+
+function observeHost(facts: SessionFacts, event: HostEvent): SessionFacts {
   switch (event.type) {
     case "session.created":
       return patched(facts, {
@@ -233,7 +302,7 @@ export function observe(facts: SessionFacts, event: HostEvent): SessionFacts {
         subagent: event.parentID !== undefined,
         ...(event.rules ? { sessionRules: event.rules } : {}),
       })
-    case "session.rules":
+    case "session.updated":
       return sameRules(facts.sessionRules, event.rules)
         ? facts
         : patched(facts, { sessionRules: event.rules })
@@ -309,6 +378,7 @@ export function idleEvent(
     errored: facts.errored,
     openQuestion: facts.openAsks.length > 0,
     isSubagent: facts.subagent === true,
+    reverted: facts.rewind.revert !== null,
   }
 }
 
@@ -382,19 +452,27 @@ export function stepSession(
   config: TrackerConfig,
   agents?: AgentRules,
 ): SessionStep {
-  const facts = observe(session.facts, event)
+  const { facts, rewind } = observeStep(session.facts, event)
   const withFacts = facts === session.facts ? session : { ...session, facts }
   if (event.type === "session.deleted") return { session: withFacts, actions: [{ type: "forget" }] }
-  const tracked = trackerEvent(event, session.facts, facts, session.tracker, list, agents)
-  if (tracked === undefined) return { session: withFacts, actions: NO_ACTIONS }
+  const history: SessionAction[] = rewind ? [{ type: "history", change: rewind }] : []
+  // An undo takes back what pending notices describe; the rest of the event means nothing to the tracker.
+  const tracked: TrackerEvent | undefined =
+    rewind?.type === "revert" || event.type === "edits.dropped"
+      ? { type: "rewound" }
+      : trackerEvent(event, session.facts, facts, session.tracker, list, agents)
+  if (tracked === undefined) return { session: withFacts, actions: rewind ? history : NO_ACTIONS }
   const step = stepTracker(session.tracker, tracked, config)
   const user = facts.lastUser
   const actions =
-    step.actions.length === 0
+    step.actions.length === 0 && !rewind
       ? NO_ACTIONS
-      : step.actions.map(
-          (action): SessionAction =>
-            action.type === "remind" && user !== null ? { ...action, type: "remind", user } : action,
-        )
+      : [
+          ...history,
+          ...step.actions.map(
+            (action): SessionAction =>
+              action.type === "remind" && user !== null ? { ...action, type: "remind", user } : action,
+          ),
+        ]
   return { session: { facts, tracker: step.state, stubs: session.stubs }, actions }
 }

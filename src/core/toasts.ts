@@ -5,6 +5,7 @@
 
 import type { Config } from "./config.ts"
 import type { Variant } from "./dialog-model.ts"
+import type { DroppedEdit } from "./history.ts"
 import { counts, eachTask } from "./list.ts"
 import type { TodoList } from "./types.ts"
 import { preview } from "./words.ts"
@@ -106,6 +107,35 @@ export function listToasts(before: TodoList, after: TodoList, config: Pick<Confi
     })
   }
   return out
+}
+
+function droppedText(edit: DroppedEdit): string {
+  switch (edit.kind) {
+    case "status":
+      return `"${preview(edit.task, TEXT_CHARS)}" (${edit.status.replace("_", " ")})`
+    case "move":
+      return `"${preview(edit.task, TEXT_CHARS)}" moved to "${preview(edit.phase, TEXT_CHARS)}"`
+    case "ops":
+      return preview(edit.error, TEXT_CHARS)
+  }
+}
+
+/**
+ * Said once, whatever the toasts setting (the user's own change is lost, as with a storage warning): edits
+ * the user made while a turn was undone that no longer apply to the list they came back to.
+ */
+export function droppedToast(dropped: readonly DroppedEdit[]): Toast | undefined {
+  if (dropped.length === 0) return undefined
+  const shown = dropped.slice(0, BLOCKED_SHOWN).map(droppedText)
+  const more = dropped.length > BLOCKED_SHOWN ? [`… and ${dropped.length - BLOCKED_SHOWN} more`] : []
+  return {
+    variant: "warning",
+    title:
+      dropped.length === 1
+        ? "Todo: an edit no longer applies"
+        : `Todo: ${dropped.length} edits no longer apply`,
+    message: ["Made while undone, not kept:", ...shown, ...more].join("\n"),
+  }
 }
 
 /** Said once when the TUI plugin runs without the server plugin: the agent side is missing. */

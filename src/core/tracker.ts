@@ -127,6 +127,8 @@ export type TrackerEvent =
       readonly isSubagent?: boolean
       /** Whether the agent a reminder would go to may call todo; absent: "allow". */
       readonly access?: Access
+      /** The user undid a turn and has not committed it: a new turn would commit the undo. */
+      readonly reverted?: boolean
     }
   /** The session existed before this process (its stored list is `list`). */
   | { readonly type: "resumed"; readonly list: TodoList }
@@ -134,6 +136,11 @@ export type TrackerEvent =
   | { readonly type: "compacted" }
   /** The user changed the list (via /todo or the sidebar). */
   | ({ readonly type: "userEdit" } & EditLines)
+  /**
+   * The user undid part of the conversation: the list went back to an earlier state, and the model's
+   * history will lose the undone turns.
+   */
+  | { readonly type: "rewound" }
 
 /**
  * What a text says. One delivery may carry several one-shot notices in one text (the list shown once):
@@ -377,6 +384,8 @@ export function stepTracker(state: TrackerState, event: TrackerEvent, config: Tr
       }
     case "compacted":
       return { state: { ...state, pending: { ...state.pending, compaction: true } }, actions: [] }
+    case "rewound":
+      return onRewound(state)
     case "userEdit":
       // The user is steering: no reminder until the agent makes progress on its own.
       return {
@@ -390,6 +399,26 @@ export function stepTracker(state: TrackerState, event: TrackerEvent, config: Tr
         },
         actions: [],
       }
+  }
+}
+
+/**
+ * After an undo no pending notice may describe a state that is gone. A pending user edit was made after the
+ * newest message, so after any revert point: it is undone with it (an edit made while reverted arrives after
+ * this step). A pending compaction notice belongs to a summary the undo took back (a revert lands on a user
+ * message, and no prompt came since the summary). A due nudge counted tool results that may be undone.
+ * The resume notice stays: it shows the list as it is when it goes out. The user is steering: no reminder
+ * until a prompt or progress.
+ */
+function onRewound(state: TrackerState): Step {
+  return {
+    state: {
+      ...state,
+      edits: 0,
+      paused: true,
+      pending: { ...state.pending, edits: null, compaction: false, nudge: 0 },
+    },
+    actions: [],
   }
 }
 
@@ -531,6 +560,7 @@ function onIdle(
     event.userMessageWaiting ||
     event.errored ||
     event.openQuestion ||
+    event.reverted === true ||
     !hasActionableTask(event.list) ||
     asksUser(event.lastAssistantText)
   if (quiet) return { state: base, actions: [] }

@@ -6,7 +6,6 @@
 import {
   commit,
   currentList,
-  type DroppedEdit,
   type ListHistory,
   type Point,
   revert,
@@ -14,6 +13,7 @@ import {
   unrevert,
 } from "./history.ts"
 import { isRecord } from "./result.ts"
+import { samePoint } from "./rewind.ts"
 import type { Limits, TodoList } from "./types.ts"
 import { PLUGIN_ID, TODO_TOOL } from "./words.ts"
 
@@ -62,10 +62,6 @@ export function hostRevert(info: unknown): Point | undefined {
     : { message: messageID }
 }
 
-export function samePoint(a: Point | undefined, b: Point | undefined): boolean {
-  return a?.message === b?.message && a?.part === b?.part
-}
-
 /**
  * The list a TUI that reads the stored history shows: strictly before the host's revert point while the
  * host has the session reverted (with the edits made since), the newest list once it is not. The server
@@ -82,14 +78,9 @@ export function listInEffect(
 ): TodoList {
   const stored = storedRevert(history)
   if (host !== undefined)
-    return samePoint(stored, host) ? currentList(history) : revert(history, host, limits).list
+    return samePoint(stored ?? null, host) ? currentList(history) : revert(history, host, limits).list
   if (stored === undefined) return currentList(history)
   return (committed ? commit(history, undefined, limits) : unrevert(history, limits)).list
-}
-
-/** What a redo drops of the edits made while reverted, from the history as read while reverted. */
-export function redoDropped(history: ListHistory, limits: Limits): readonly DroppedEdit[] {
-  return storedRevert(history) === undefined ? [] : unrevert(history, limits).dropped
 }
 
 /** A message with its parts, as the TUI's host state holds them (oldest first). */

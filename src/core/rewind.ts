@@ -1,0 +1,143 @@
+// What the host's undo and redo mean for one session: the revert in progress, when it is committed, and
+// where a change is anchored in the conversation. Pure: (facts, event) -> { facts, action }. The session
+// step (session.ts) calls it; the server performs the action on the stored history (core/history.ts).
+
+/*
+ * The host (1.18) reverts in three moves, and the plugin follows each at once:
+ * - Revert: `session.updated` carries `info.revert = {messageID, partID?}`. The list becomes the list as it
+ *   was strictly before that point. A second revert replaces the first (the host keeps one point).
+ * - Unrevert (redo): `session.updated` without `revert`, no message removed before it: the newest list.
+ * - Commit: the next prompt of any kind first removes the reverted messages (`message.removed`, and
+ *   `message.part.removed` for the cut message of a partial revert), then clears `revert`. The first
+ *   removal commits: the states after the point are dropped for good. The hooks may run before those
+ *   events arrive, so a user message seen while a revert is pending commits it too (the host commits
+ *   before every prompt).
+ * - Bad input is answered with a consistent step, never a throw: a removal with no revert known commits at
+ *   the removed point (the host only ever removes the end of the conversation), and says so once; a removal
+ *   at or after the last commit point is the tail of that commit and changes nothing; two reverts in a row
+ *   move the point.
+ * Anchors: a change made while reverted is anchored at the revert point; otherwise after the newest message
+ * this session has seen (undefined when none was seen in this process: the server asks the host).
+ * Ids are compared as strings: the host mints message and part ids in ascending order.
+ * The facts are plain data, bounded: three points, one id, and at most TODO_PARTS_MAX tool parts.
+ */
+
+import type { Point } from "./history.ts"
+
+export type { Point }
+
+/** A todo tool part as the host announced it: which part holds which call. */
+export interface TodoPart {
+  readonly callID: string
+  readonly messageID: string
+  readonly partID: string
+}
+
+export interface RewindFacts {
+  /** The revert in progress (undone, not yet committed). */
+  readonly revert: Point | null
+  /** The point of the last commit: later removals at or after it belong to that commit. */
+  readonly committed: Point | null
+  /** The newest message id seen in this process, while it survives. */
+  readonly newest: string | null
+  /** The latest todo tool parts announced, newest last. */
+  readonly todoParts: readonly TodoPart[]
+}
+
+export const TODO_PARTS_MAX = 16
+
+export type RewindEvent =
+  | { readonly type: "revert"; readonly point: Point | null }
+  | { readonly type: "removed"; readonly point: Point }
+  | { readonly type: "message"; readonly messageID?: string; readonly user: boolean }
+  | ({ readonly type: "todo.part" } & TodoPart)
+
+export type RewindAction =
+  | { readonly type: "revert"; readonly point: Point }
+  | { readonly type: "unrevert" }
+  /** `unexpected` says why the commit did not follow a revert (logged once by the server). */
+  | { readonly type: "commit"; readonly point: Point; readonly unexpected?: string }
+
+export interface RewindStep {
+  readonly facts: RewindFacts
+  readonly action?: RewindAction
+}
+
+export const INITIAL_REWIND: RewindFacts = Object.freeze({
+  revert: null,
+  committed: null,
+  newest: null,
+  todoParts: Object.freeze([]) as readonly TodoPart[],
+})
+
+/** Negative when `a` comes before `b`. A message's own point comes before every part of it. */
+export function comparePoints(a: Point, b: Point): number {
+  if (a.message !== b.message) return a.message < b.message ? -1 : 1
+  const pa = a.part ?? ""
+  const pb = b.part ?? ""
+  return pa === pb ? 0 : pa < pb ? -1 : 1
+}
+
+export function samePoint(a: Point | null, b: Point | null): boolean {
+  return a === b || (a !== null && b !== null && comparePoints(a, b) === 0)
+}
+
+/** Where a user edit made now is anchored: the revert point, or after the newest message seen. */
+export type EditAnchor =
+  | { readonly kind: "reverted"; readonly point: Point }
+  | { readonly kind: "after"; readonly message: string }
+
+export function editAnchor(facts: RewindFacts): EditAnchor | undefined {
+  if (facts.revert !== null) return { kind: "reverted", point: facts.revert }
+  return facts.newest === null ? undefined : { kind: "after", message: facts.newest }
+}
+
+/** The part that holds the todo call `callID`, when the host announced it. */
+export function todoPartOf(facts: RewindFacts, callID: string): TodoPart | undefined {
+  for (let i = facts.todoParts.length - 1; i >= 0; i--)
+    if (facts.todoParts[i]!.callID === callID) return facts.todoParts[i]
+  return undefined
+}
+
+function commit(facts: RewindFacts, point: Point, unexpected?: string): RewindStep {
+  const newest = facts.newest !== null && facts.newest >= point.message ? null : facts.newest
+  return {
+    facts: { ...facts, revert: null, committed: point, newest },
+    action: { type: "commit", point, ...(unexpected ? { unexpected } : {}) },
+  }
+}
+
+export function stepRewind(facts: RewindFacts, event: RewindEvent): RewindStep {
+  switch (event.type) {
+    case "revert": {
+      if (samePoint(facts.revert, event.point)) return { facts }
+      if (event.point === null) return { facts: { ...facts, revert: null }, action: { type: "unrevert" } }
+      return { facts: { ...facts, revert: event.point }, action: { type: "revert", point: event.point } }
+    }
+    case "removed": {
+      if (facts.revert !== null) {
+        // The host removes from the revert point on; a removal before it moves the commit there.
+        const point = comparePoints(event.point, facts.revert) < 0 ? event.point : facts.revert
+        return commit(facts, point)
+      }
+      if (facts.committed !== null && comparePoints(event.point, facts.committed) >= 0) return { facts }
+      return commit(
+        facts,
+        event.point,
+        "a message was removed with no undo known; the list follows the removal",
+      )
+    }
+    case "message": {
+      // Every prompt commits a pending revert before the host stores it.
+      const step = event.user && facts.revert !== null ? commit(facts, facts.revert) : { facts }
+      const id = event.messageID
+      if (id === undefined || (step.facts.newest !== null && step.facts.newest >= id)) return step
+      return { ...step, facts: { ...step.facts, newest: id } }
+    }
+    case "todo.part": {
+      if (todoPartOf(facts, event.callID)?.partID === event.partID) return { facts }
+      const part: TodoPart = { callID: event.callID, messageID: event.messageID, partID: event.partID }
+      return { facts: { ...facts, todoParts: [...facts.todoParts, part].slice(-TODO_PARTS_MAX) } }
+    }
+  }
+}
