@@ -557,7 +557,9 @@ try {
   // included, the imports after it not), with no model request; the delay from the revert to the
   // sidebar change is measured. A typed edit made while reverted whose task is gone from the newest list
   // is dropped on redo with one toast, and the newest list comes back.
+  const roundStarted = Date.now()
   await revertRound()
+  console.log(`undo and redo step took ${secs(Date.now() - roundStarted)}`)
 
   // 10. $EDITOR while the list changes meanwhile (the "agent" below writes the stored record while the
   // editor is open). A save that changes nothing keeps that change; a real edit asks first.
