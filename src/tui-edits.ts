@@ -60,8 +60,8 @@ async function change(
 
 /** Runs ops the user chose; the toast lists what changed (no headline: the diff says it). */
 export function applyOps(shell: Shell, session: string, ops: readonly Op[]): Promise<void> {
-  const place = shell.source.anchorOf(session)
-  return change(shell, session, () => runUserOps(shell.store, session, ops, shell.limits, "record", place))
+  const at = shell.source.anchorOf(session)
+  return change(shell, session, () => runUserOps(shell.store, session, ops, shell.limits, "record", at))
 }
 
 /**
@@ -75,11 +75,11 @@ export function applyMarkdown(
   markdown: string,
   headline: string,
 ): Promise<void> {
-  const place = shell.source.anchorOf(session)
+  const at = shell.source.anchorOf(session)
   return change(
     shell,
     session,
-    () => replaceFromMarkdown(shell.store, session, markdown, shell.limits, "record", { force: true }, place),
+    () => replaceFromMarkdown(shell.store, session, markdown, shell.limits, "record", { force: true }, at),
     headline,
   )
 }

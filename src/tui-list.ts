@@ -35,8 +35,6 @@ export interface ListSource {
   refreshAll(): void
   /** The session's list now: the shared store when it holds a record, else the last todo tool result. */
   read(session: string): Promise<TodoList>
-  /** Where the host has the session reverted to, or undefined when it is not. */
-  revertOf(session: string): Point | undefined
   /** Where an edit made now sits in the conversation: the revert point while reverted, else after the newest message. */
   anchorOf(session: string): EditAnchor | undefined
   /** Whether the store on this machine is the one the server writes. */
@@ -272,7 +270,6 @@ export function createListSource(
     refresh,
     refreshAll,
     read,
-    revertOf,
     anchorOf,
     storeShared,
     editProblem,
