@@ -11,7 +11,15 @@ import { startMockModel, textOf } from "./lib/mock-model.mjs"
 import { proveSteering } from "./lib/prompt-steering.mjs"
 import { createReport } from "./lib/report.mjs"
 import { decide, PLAN, scenarioOf, TASKS } from "./lib/scenarios.mjs"
-import { AGENTS, proveAsk, proveDeniedAgent, proveStubs, speakingScenarios } from "./lib/smoke-speaking.mjs"
+import {
+  AGENTS,
+  proveAsk,
+  proveDeniedAgent,
+  proveResultStubs,
+  proveStubs,
+  speakingScenarios,
+} from "./lib/smoke-speaking.mjs"
+import { proveUndo } from "./lib/smoke-undo.mjs"
 import { sleep, waitQuiet } from "./lib/wait.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
@@ -199,6 +207,9 @@ try {
     stubbed += stubs.stubbed
     stubRequests += stubs.requests
   }
+  const results = proveResultStubs(ctx9, "progress", "progress")
+  saved += results.saved
+  stubbed += results.stubbed
   console.log(
     `   stubs saved ${saved} characters over ${stubRequests} requests of the progress, stall and nudge scenarios (${stubbed} stubs); section took ${((Date.now() - t9) / 1000).toFixed(1)}s`,
   )
@@ -254,6 +265,11 @@ try {
   )
   check("a user edit from another process reaches the model", editCopies[0] === 1, editCopies.join(","))
   check("...once: the queued note is consumed", storedList(host, closedId)?.record.edits.length === 0)
+
+  // 10. The list follows /undo and /redo.
+  console.log("10. undo and redo")
+  const undo = await proveUndo({ host, model, check })
+  console.log(`   undo and redo took ${undo.seconds.toFixed(1)}s`)
 
   // 7. Compaction keeps the list; the list reaches the model once after it.
   console.log("7. compaction")

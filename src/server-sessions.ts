@@ -23,8 +23,15 @@ import { droppedToast, spokenToasts } from "./core/toasts.ts"
 import type { TodoList } from "./core/types.ts"
 import { decodeSessionInfo } from "./host-events.ts"
 import { type Client, type Log, showToast } from "./host-output.ts"
+import { withinMs } from "./host-wait.ts"
 import { historyOf } from "./store/record.ts"
 import type { Store } from "./store/store.ts"
+
+// How long the one lookup of a session's parent may hold up a hook; a host that has not answered by then
+// leaves the session counted as a top-level one (events normally carry the parent, so this is rare).
+const PARENT_WAIT_MS = 2_000
+// How long a user edit waits for the host to name the newest message, when no event named it yet.
+const NEWEST_WAIT_MS = 1_000
 
 /**
  * What the server keeps per session: the core's session state, and the list in effect as last read from the
@@ -180,8 +187,8 @@ export function trackSessions(deps: {
     if (!parentUnknown(s.state.facts)) return
     let data: Record<string, unknown> | undefined
     try {
-      const info = await client.session.get({ path: { id: s.id } })
-      data = isRecord(info.data) ? info.data : undefined
+      const info = await withinMs(Promise.resolve(client.session.get({ path: { id: s.id } })), PARENT_WAIT_MS)
+      data = isRecord(info?.data) ? info.data : undefined
     } catch {
       data = undefined
     }
@@ -194,8 +201,11 @@ export function trackSessions(deps: {
     const known = editAnchor(s.state.facts.rewind)
     if (known !== undefined) return known
     try {
-      const answer = await client.session.messages({ path: { id: s.id }, query: { limit: 1 } })
-      const last = Array.isArray(answer.data) ? answer.data.at(-1) : undefined
+      const answer = await withinMs(
+        Promise.resolve(client.session.messages({ path: { id: s.id }, query: { limit: 1 } })),
+        NEWEST_WAIT_MS,
+      )
+      const last = Array.isArray(answer?.data) ? answer.data.at(-1) : undefined
       const id = isRecord(last) && isRecord(last.info) ? last.info.id : undefined
       if (typeof id === "string" && id !== "") await step(s, { type: "message.seen", messageID: id })
     } catch {

@@ -15,6 +15,7 @@ import { listToasts } from "./core/toasts.ts"
 import { OP_NAMES, type OpName, type TodoList } from "./core/types.ts"
 import { TODO_TOOL } from "./core/words.ts"
 import { type Client, type Log, showToast } from "./host-output.ts"
+import { withinMs } from "./host-wait.ts"
 import type { Sessions } from "./server-sessions.ts"
 import { historyOf } from "./store/record.ts"
 import { LIST_BUSY, type Store } from "./store/store.ts"
@@ -27,25 +28,17 @@ const PART_LOOKUP_MS = 1000
  * the call id but not the part id); undefined when the host does not answer in time.
  */
 async function lookupPart(client: Client, sessionID: string, messageID: string, callID: string) {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), PART_LOOKUP_MS)
-  })
   try {
-    const ask = Promise.resolve(client.session.message({ path: { id: sessionID, messageID } })).then(
-      (answer) => {
-        const data: unknown = answer.data
-        const parts: unknown[] = isRecord(data) && Array.isArray(data.parts) ? data.parts : []
-        const part = parts.find((p) => isRecord(p) && p.callID === callID && typeof p.id === "string")
-        return isRecord(part) ? (part.id as string) : undefined
-      },
-      () => undefined,
+    const answer = await withinMs(
+      Promise.resolve(client.session.message({ path: { id: sessionID, messageID } })),
+      PART_LOOKUP_MS,
     )
-    return await Promise.race([ask, late])
+    const data: unknown = answer?.data
+    const parts: unknown[] = isRecord(data) && Array.isArray(data.parts) ? data.parts : []
+    const part = parts.find((p) => isRecord(p) && p.callID === callID && typeof p.id === "string")
+    return isRecord(part) ? (part.id as string) : undefined
   } catch {
     return undefined
-  } finally {
-    clearTimeout(timer)
   }
 }
 
@@ -146,7 +139,7 @@ export function todoTool(deps: {
       return {
         title: outcome.ok ? output.split("\n")[0]!.slice(0, 80) : "todo: error",
         output,
-        // `changed` tells the stale rule (core/stale.ts) that this call updated the list.
+        // The stale rule (core/stale.ts) reads `ok` (a success supersedes earlier results) and `changed` (an update).
         metadata: { ok: outcome.ok, changed, list: s.list },
       } as never
     },

@@ -536,6 +536,14 @@ function sessionHelpers(api, events, waitEvent) {
     abort(id, o) {
       return api.post(`/session/${id}/abort`, undefined, o)
     },
+    /** The host's /undo: POST /session/:id/revert {messageID, partID?}; resolves with the session. */
+    revert(id, messageID, { partID, ...o } = {}) {
+      return api.post(`/session/${id}/revert`, { messageID, ...(partID ? { partID } : {}) }, o)
+    },
+    /** The host's /redo back to the newest state: POST /session/:id/unrevert. */
+    unrevert(id, o) {
+      return api.post(`/session/${id}/unrevert`, undefined, o)
+    },
     /** Compaction. Resolves when the host answers (the summary turn runs inside the call). */
     summarize(id, { providerID = "mock", modelID = "m", auto, timeoutMs = 60_000 } = {}) {
       return api.post(`/session/${id}/summarize`, { providerID, modelID, auto }, { timeoutMs })

@@ -106,6 +106,34 @@ export const scenarios = {
 }
 
 /**
+ * The step the undo proof's prompt asks for ("step:done1", written by the test): the last user message's,
+ * or mid-turn (after tool results, where a notice may follow) the latest prompt's. None for a /todo
+ * command's turn.
+ */
+function undoStep(body, turnResults) {
+  const users = (body?.messages ?? []).filter((m) => m.role === "user").map((m) => textOf(m.content))
+  const latest = turnResults === 0 ? users.at(-1) : users.findLast((t) => t.includes("step:"))
+  return /step:([a-z0-9-]+)/.exec(latest ?? "")?.[1]
+}
+
+// Undo and redo (scripts/lib/smoke-undo.mjs): each prompt names one step, made once; every turn ends with a
+// question, so that no reminder adds turns.
+scenarios.undo = (info, body) => {
+  const { turnResults } = shape(info)
+  const step = undoStep(body, turnResults)
+  const first = {
+    init: todo({ list: PLAN }),
+    done1: todo({ op: "done", task: TASKS[0] }),
+    done2: todo({ op: "done", task: TASKS[1] }),
+    view: todo({ op: "view" }),
+    "view-done2": todo({ op: "view" }),
+  }[step]
+  if (first && turnResults === 0) return first
+  if (step === "view-done2" && turnResults === 1) return todo({ op: "done", task: TASKS[1] })
+  return { text: "Noted. Shall I go on?" }
+}
+
+/**
  * The README's demo: plans, works, and stops early with work open; the user drops the changelog task
  * in the /todo dialog meanwhile (scripts/demo.mjs does that); reminded, the model finishes the rest.
  */
