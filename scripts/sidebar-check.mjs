@@ -9,6 +9,8 @@
 // screen with 9 and with 40 tasks. An $EDITOR save made while the list changed meanwhile keeps that
 // change when the user edited nothing, and asks first when the user did. Two more short runs: the
 // server's toasts (nudge, a blocked task, reminder, all done), and the TUI plugin without the server's.
+// Undo and redo through the host's HTTP API: the sidebar and the dialog show the list as it was before
+// the revert point with no model request (the delay is measured, at most 5 s), then the newest list.
 // Asserts on the sidebar's own columns. Exits non-zero on failure, after cleaning up.
 // Run `npm run build` first (package script: `npm run sidebar-check`).
 import {
@@ -23,6 +25,7 @@ import {
 } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { freePort, makeApi } from "./lib/host.mjs"
 import { startMockModel } from "./lib/mock-model.mjs"
 import { createReport } from "./lib/report.mjs"
 import {
@@ -63,6 +66,7 @@ const THEME = { warning: "#f5a742", muted: "#808080", success: "#7fd88f", error:
 
 const model = await startMockModel({ decide: todoConversation() })
 let tui
+let api
 let editorMode
 const scratch = mkdtempSync(join(tmpdir(), "octodo-check-"))
 const overall = setTimeout(() => {
@@ -137,6 +141,7 @@ async function sidebarState(shown) {
 
 const MAX_COMPACT_DELAY_MS = 5000
 const compactDelays = []
+const MAX_REVERT_DELAY_MS = 5000
 
 let sidebarCapture = ""
 let sidebarFinal = ""
@@ -156,15 +161,19 @@ try {
     ].join("\n"),
   )
   chmodSync(editor, 0o755)
+  // --port: the TUI's own server listens there, so the check can revert through the HTTP API.
+  const port = await freePort()
   tui = await startTui({
     modelUrl: model.url,
     serverPlugins: [SERVER_ENTRY],
     tuiPlugins: [TUI_ENTRY],
+    args: ["--port", String(port)],
     recordOutput: true,
     // No completion reminder after the scripted turn: every model request below is one we caused.
     env: { OPENCODE_TODO_REMINDERS: "false", EDITOR: editor, VISUAL: "" },
   })
   await tui.waitReady({ timeoutMs: 120_000 })
+  api = makeApi(`http://127.0.0.1:${port}`, tui.dirs.project)
   console.log(`TUI ready after ${since()}`)
 
   // 1. The model's todo calls reach the sidebar.
@@ -543,7 +552,16 @@ try {
     await sleep(800)
   }
 
-  // 9. $EDITOR while the list changes meanwhile (the "agent" below writes the stored record while the
+  // 9. Undo and redo through the host's API (POST /session/:id/revert, /unrevert): reverted to the
+  // "What changed?" prompt, the sidebar and the dialog show the list as it was before it (the typed verb
+  // included, the imports after it not), with no model request; the delay from the revert to the
+  // sidebar change is measured. A typed edit made while reverted whose task is gone from the newest list
+  // is dropped on redo with one toast, and the newest list comes back.
+  const roundStarted = Date.now()
+  await revertRound()
+  console.log(`undo and redo step took ${secs(Date.now() - roundStarted)}`)
+
+  // 10. $EDITOR while the list changes meanwhile (the "agent" below writes the stored record while the
   // editor is open). A save that changes nothing keeps that change; a real edit asks first.
   const recordDir = join(tui.dirs.xdgData, "opencode", "plugin", "todo")
   const agentWrite = join(scratch, "agent-write.mjs")
@@ -558,6 +576,8 @@ try {
       'const task = record.list[0].tasks.find((t) => t.status !== "completed")',
       'task.status = "completed"',
       "record.revision += 1",
+      // Written outside the plugin: without a history the record reads as the history of its list alone.
+      "delete record.history",
       'writeFileSync(file + ".agent", JSON.stringify(record, null, 2) + "\\n")',
       'renameSync(file + ".agent", file)',
       "",
@@ -609,12 +629,12 @@ try {
   await cleanup()
 }
 
-// 10. Toasts from the server: a nudge, a task the agent blocks, a completion reminder, all done. The
+// 11. Toasts from the server: a nudge, a task the agent blocks, a completion reminder, all done. The
 // scripted model holds each next step until the check has seen the toast (the host shows one at a time).
 const toastStarted = Date.now()
 await toastRun()
 console.log(`toast run took ${secs(Date.now() - toastStarted)}`)
-// 11. The TUI plugin alone: it says once that the server plugin is missing, takes the /todo slash name,
+// 12. The TUI plugin alone: it says once that the server plugin is missing, takes the /todo slash name,
 // and a typed verb still reaches no model.
 const aloneStarted = Date.now()
 await aloneRun()
@@ -759,6 +779,72 @@ async function aloneRun() {
     } catch {}
     await aloneModel.close()
   }
+}
+
+/**
+ * Step 9: revert to the second prompt over HTTP, read the sidebar and the dialog, edit while reverted,
+ * unrevert. The list before the second prompt is the one its note told the model (5/6 done); the imports
+ * came after it (0/40).
+ */
+async function revertRound() {
+  const session = (await api.get("/session"))[0]?.id
+  const messages = await api.get(`/session/${session}/message`)
+  const second = messages.filter((m) => m.info.role === "user")[1]?.info.id
+  need("the session has its second prompt", Boolean(second), `${messages.length} messages`)
+  const before = model.requests.length
+  const tRevert = Date.now()
+  await api.post(`/session/${session}/revert`, { messageID: second })
+  const answered = Date.now() - tRevert
+  const reverted = await tui.waitFor(blockHas(/5\/6 done/), { timeoutMs: 15_000, intervalMs: 50 })
+  const delay = Date.now() - tRevert
+  shot("10a-reverted", reverted)
+  console.log(
+    `sidebar showed the list before the revert point ${delay} ms after POST /revert was sent (the host answered in ${answered} ms)`,
+  )
+  check(
+    `revert: the sidebar shows the list before the revert point within ${MAX_REVERT_DELAY_MS / 1000} s`,
+    delay <= MAX_REVERT_DELAY_MS && todoBlock(reverted).lines.some((l) => l.includes("Write the docs")),
+    `${delay} ms; ${todoBlock(reverted).lines.join(" | ")}`,
+  )
+  const dialog = await openTodo()
+  shot("10b-reverted-dialog", dialog)
+  check("revert: the /todo dialog shows the same list", /Todo\s+5\/6 done/.test(screenText(dialog)))
+  tui.press("Escape")
+  await sleep(800)
+  // Done on a task the newest list (40 imported tasks) no longer has: kept while reverted, dropped on redo.
+  await typeTodo("done Write the docs")
+  await tui.waitFor(blockHas(/6\/6 done/), { timeoutMs: 15_000 })
+  const tRedo = Date.now()
+  await api.post(`/session/${session}/unrevert`)
+  const redone = await tui.waitFor(blockHas(/0\/40 done/), { timeoutMs: 15_000, intervalMs: 50 })
+  const redoDelay = Date.now() - tRedo
+  shot("10c-unreverted", redone)
+  console.log(`sidebar showed the newest list ${redoDelay} ms after POST /unrevert`)
+  check(
+    `unrevert: the sidebar shows the newest list again within ${MAX_REVERT_DELAY_MS / 1000} s`,
+    redoDelay <= MAX_REVERT_DELAY_MS,
+    `${redoDelay} ms`,
+  )
+  // The server says what the redo dropped, in one toast (its title, then its first line).
+  const droppedToast = (screen) =>
+    /Todo: an edit no longer applies/.test(screenText(screen)) &&
+    /Made while undone, not kept:/.test(screenText(screen))
+  const dropped = await tui.waitFor(droppedToast, { timeoutMs: 10_000 }).catch(() => undefined)
+  if (dropped) shot("10d-dropped", dropped)
+  const droppedLine = dropped
+    ? (screenText(dropped).match(/[^┃\n]*Write the docs[^┃\n]*/) ?? [""])[0].trim()
+    : "no toast"
+  check(
+    "unrevert: the edit made while reverted, whose task is gone, is dropped with one toast",
+    dropped !== undefined && /Write the docs/.test(screenText(dropped)),
+    droppedLine,
+  )
+  await sleep(2000)
+  need(
+    "undo and redo made no model request",
+    model.requests.length === before,
+    `${model.requests.length - before} requests`,
+  )
 }
 
 /** Types `/todo`, waits for the autocomplete, presses Enter; resolves with the dialog's screen. */

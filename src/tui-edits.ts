@@ -1,6 +1,8 @@
 // How the TUI changes a list and reports it: one locked change through src/actions.ts on the shared
-// store, the views refreshed at once, a check that the change reached the store, and the toast the
-// core words (src/core/dialog-model.ts). Also the two guards every dialog step runs under.
+// store, placed in the conversation where the host stands (after the newest message, or at the revert
+// point while the session is undone), the views refreshed at once, a check that the change reached the
+// store, and the toast the core words (src/core/dialog-model.ts). Also the two guards every dialog step
+// runs under.
 
 import { type EditOutcome, replaceFromMarkdown, runUserOps } from "./actions.ts"
 import { changeToast } from "./core/dialog-model.ts"
@@ -58,7 +60,8 @@ async function change(
 
 /** Runs ops the user chose; the toast lists what changed (no headline: the diff says it). */
 export function applyOps(shell: Shell, session: string, ops: readonly Op[]): Promise<void> {
-  return change(shell, session, () => runUserOps(shell.store, session, ops, shell.limits, "record"))
+  const at = shell.source.anchorOf(session)
+  return change(shell, session, () => runUserOps(shell.store, session, ops, shell.limits, "record", at))
 }
 
 /**
@@ -72,10 +75,11 @@ export function applyMarkdown(
   markdown: string,
   headline: string,
 ): Promise<void> {
+  const at = shell.source.anchorOf(session)
   return change(
     shell,
     session,
-    () => replaceFromMarkdown(shell.store, session, markdown, shell.limits, "record", { force: true }),
+    () => replaceFromMarkdown(shell.store, session, markdown, shell.limits, "record", { force: true }, at),
     headline,
   )
 }

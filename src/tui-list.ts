@@ -1,17 +1,30 @@
 // Where the TUI's list comes from, and the context every part of the TUI shell shares. The list is read
 // from the per-session store the server writes when this TUI shares it, else from the last todo tool
 // result the host keeps; one signal per shown session, refreshed by the host events that can change it.
+// While the host has the session reverted (/undo), the list is the one strictly before the revert point,
+// and on /redo the newest again: the point comes from the host's session state, so no model turn is needed.
 
 import { accessSync, constants, existsSync } from "node:fs"
 import { dirname, resolve } from "node:path"
 import type { TuiPluginApi } from "@opencode-ai/plugin/tui"
 import { type Accessor, createSignal, type Setter } from "solid-js"
+import type { EditAnchor } from "./actions.ts"
 import { STORED_LIMITS } from "./core/config.ts"
 import { sameList, type Variant } from "./core/dialog-model.ts"
+import { type Point, revertPoint as storedRevert } from "./core/history.ts"
 import { parseSnapshot } from "./core/parse.ts"
-import { latestToolList, refreshTarget, toolPartList } from "./core/tui-protocol.ts"
+import { samePoint } from "./core/rewind.ts"
+import {
+  hostRevert,
+  latestToolList,
+  listInEffect,
+  partsBefore,
+  refreshTarget,
+  toolPartList,
+} from "./core/tui-protocol.ts"
 import type { Limits, TodoList } from "./core/types.ts"
 import { stateDir } from "./paths.ts"
+import { historyOf } from "./store/record.ts"
 import type { Store } from "./store/store.ts"
 
 export interface ListSource {
@@ -22,6 +35,8 @@ export interface ListSource {
   refreshAll(): void
   /** The session's list now: the shared store when it holds a record, else the last todo tool result. */
   read(session: string): Promise<TodoList>
+  /** Where an edit made now sits in the conversation: the revert point while reverted, else after the newest message. */
+  anchorOf(session: string): EditAnchor | undefined
   /** Whether the store on this machine is the one the server writes. */
   storeShared(): boolean
   /** Why this TUI cannot change lists, or undefined when it can. */
@@ -54,8 +69,45 @@ interface Tracked {
   seq: number
 }
 
-export function createListSource(api: TuiPluginApi, store: Store, offs: (() => void)[]): ListSource {
+/** What the list source needs from the shell besides the host and the store. */
+export interface SourceOptions {
+  readonly limits: Limits
+}
+
+export function createListSource(
+  api: TuiPluginApi,
+  store: Store,
+  offs: (() => void)[],
+  options: SourceOptions,
+): ListSource {
   const tracked = new Map<string, Tracked>()
+  // The newest revert state a `session.updated` event carried (null: not reverted). The event is read
+  // directly because the host's own session state may apply it after our listener runs.
+  const reverts = new Map<string, Point | null>()
+  // Sessions whose reverted messages the host removed (the next prompt commits an undo), until the stored
+  // history no longer shows the revert pending: meanwhile the pending revert is taken as committed.
+  const committed = new Set<string>()
+
+  function revertOf(session: string): Point | undefined {
+    const seen = reverts.get(session)
+    if (seen !== undefined) return seen ?? undefined
+    try {
+      return hostRevert(api.state.session.get(session))
+    } catch {
+      return undefined
+    }
+  }
+
+  function anchorOf(session: string): EditAnchor | undefined {
+    const point = revertOf(session)
+    if (point) return { kind: "reverted", point }
+    try {
+      const newest = api.state.session.messages(session).at(-1)?.id
+      return newest ? { kind: "after", message: newest } : undefined
+    } catch {
+      return undefined
+    }
+  }
 
   // The server reports its state folder and project folder; a TUI attached to a server elsewhere
   // (or run with another environment) sees different ones.
@@ -83,12 +135,16 @@ export function createListSource(api: TuiPluginApi, store: Store, offs: (() => v
     return undefined
   }
 
-  /** The newest list a completed todo tool call reported in this session (the host keeps the parts). */
-  function listFromParts(session: string): TodoList | undefined {
+  /**
+   * The newest list a completed todo tool call reported in this session before `point` (the host keeps
+   * the parts of its last 100 messages, reverted ones included until the next prompt removes them).
+   */
+  function listFromParts(session: string, point: Point | undefined): TodoList | undefined {
     try {
-      const parts: unknown[] = []
-      for (const msg of api.state.session.messages(session)) parts.push(...api.state.part(msg.id))
-      const raw = latestToolList(parts)
+      const messages = api.state.session
+        .messages(session)
+        .map((msg) => ({ id: msg.id, parts: api.state.part(msg.id) }))
+      const raw = latestToolList(partsBefore(messages, point))
       if (raw === undefined) return undefined
       const parsed = parseSnapshot(raw, STORED_LIMITS)
       return parsed.ok ? parsed.value : undefined
@@ -98,17 +154,22 @@ export function createListSource(api: TuiPluginApi, store: Store, offs: (() => v
   }
 
   async function read(session: string): Promise<TodoList> {
+    const point = revertOf(session)
     if (storeShared()) {
       try {
         if ((await store.stamp(session)) !== undefined) {
           const snapshot = await store.read(session)
-          if (snapshot.persisted) return snapshot.list
+          if (snapshot.persisted) {
+            const history = historyOf(snapshot)
+            if (storedRevert(history) === undefined) committed.delete(session)
+            return listInEffect(history, point, committed.has(session), options.limits)
+          }
         }
       } catch {
         // Unreadable: fall back to what the tool calls reported.
       }
     }
-    return listFromParts(session) ?? []
+    return listFromParts(session, point) ?? []
   }
 
   function track(session: string): Tracked {
@@ -166,6 +227,25 @@ export function createListSource(api: TuiPluginApi, store: Store, offs: (() => v
       if (info.role === "user" && tracked.has(sessionID)) refresh(sessionID)
     }),
   )
+  // Undo and redo: the host sets or clears `revert` on the session and says so with session.updated. A
+  // commit (the next prompt) first removes the reverted messages, then clears `revert` the same way.
+  listen(() =>
+    api.event.on("session.updated", (event) => {
+      const session = event.properties.info?.id
+      if (!session) return
+      const point = hostRevert(event.properties.info)
+      const before = reverts.get(session)
+      reverts.set(session, point ?? null)
+      if ((before !== undefined && samePoint(before, point ?? null)) || !tracked.has(session)) return
+      refresh(session)
+    }),
+  )
+  listen(() =>
+    api.event.on("message.removed", (event) => {
+      const { sessionID } = event.properties
+      if (revertOf(sessionID) !== undefined) committed.add(sessionID)
+    }),
+  )
   listen(() =>
     api.event.on("session.idle", (event) => {
       if (tracked.has(event.properties.sessionID)) refresh(event.properties.sessionID)
@@ -190,6 +270,7 @@ export function createListSource(api: TuiPluginApi, store: Store, offs: (() => v
     refresh,
     refreshAll,
     read,
+    anchorOf,
     storeShared,
     editProblem,
   }

@@ -53,8 +53,9 @@ const tui: TuiPlugin = async (api, options) => {
     warn: (text) => toast("warning", text),
   })
   const offs: (() => void)[] = []
-  const source = createListSource(api, store, offs)
-  const shell: Shell = { api, store, source, limits: limitsOf(settings.config), toast, directory }
+  const limits = limitsOf(settings.config)
+  const source = createListSource(api, store, offs, { limits })
+  const shell: Shell = { api, store, source, limits, toast, directory }
 
   // How many of our sidebar blocks are mounted: the host mounts them exactly while its sidebar shows.
   const [sidebars, setSidebars] = createSignal(0)

@@ -21,9 +21,11 @@ import {
   resolveProjectPath,
   runUserOps,
 } from "../src/actions.ts"
+import { listAt, recordCall, revertPoint, unrevert } from "../src/core/history.ts"
 import { EXPORT_MARKER, renderMarkdown } from "../src/core/markdown.ts"
 import { parseSnapshot } from "../src/core/parse.ts"
 import { DEFAULT_LIMITS, type TodoList } from "../src/core/types.ts"
+import { historyOf } from "../src/store/record.ts"
 import { createStore, type Store } from "../src/store/store.ts"
 
 const plan: TodoList = [
@@ -87,6 +89,52 @@ describe("runUserOps", () => {
     expect(outcome.ok).toBe(false)
     const after = await store.read("s1")
     expect(after).toEqual(before)
+  })
+})
+
+describe("where a user edit sits in the conversation", () => {
+  const done = (text: string) => ({ op: "done" as const, target: { kind: "task" as const, text } })
+  const newer: TodoList = [{ name: "Build", tasks: [{ text: "Parser", status: "completed" }] }]
+
+  // A todo call in msg_4 removed Tests and finished Parser: the list before msg_3 is `plan`.
+  beforeEach(async () => {
+    await store.update("s1", (s) => {
+      const step = recordCall(historyOf(s), { message: "msg_4", part: "prt_4", callID: "c1" }, newer)
+      return { ...s, list: step.list, history: step.history }
+    })
+  })
+
+  it("an edit after the newest message is recorded there: a revert before that message undoes it", async () => {
+    await runUserOps(
+      store,
+      "s1",
+      [{ op: "rm", target: { kind: "task", text: "Parser" } }],
+      DEFAULT_LIMITS,
+      "record",
+      { kind: "after", message: "msg_5" },
+    )
+    const history = historyOf(await store.read("s1"))
+    expect(listAt(history, { message: "msg_6" }).list).toEqual([{ name: "Build", tasks: [] }])
+    expect(listAt(history, { message: "msg_5" }).list).toEqual(newer)
+  })
+
+  it("an edit at the revert point is made on the list before it, even before the server recorded the revert", async () => {
+    const outcome = await runUserOps(store, "s1", [done("Tests")], DEFAULT_LIMITS, "record", {
+      kind: "reverted",
+      point: { message: "msg_3" },
+    })
+    expect(outcome.ok && outcome.before).toEqual(plan)
+    const snap = await store.read("s1")
+    expect(snap.list[0]!.tasks.map((t) => [t.text, t.status])).toEqual([
+      ["Parser", "in_progress"],
+      ["Tests", "completed"],
+    ])
+    const history = historyOf(snap)
+    expect(revertPoint(history)).toEqual({ message: "msg_3" })
+    // Redo: the newest list has no Tests any more, so the edit is dropped and said so.
+    const redo = unrevert(history)
+    expect(redo.list).toEqual(newer)
+    expect(redo.dropped).toMatchObject([{ kind: "ops", ops: [done("Tests")] }])
   })
 })
 

@@ -43,6 +43,8 @@ export async function dialogAction(input: {
         if (known) list = known
       },
       editProblem: () => undefined,
+      // No TUI state here to place the change after the newest message: it goes at the newest recorded change.
+      anchorOf: () => undefined,
     },
     limits: limitsOf(DEFAULT_CONFIG),
     toast: (variant: ToastText["variant"], message: string) => toasts.push({ variant, message }),
