@@ -19,6 +19,8 @@ import {
 import { spokenToasts } from "./core/toasts.ts"
 import type { TodoList } from "./core/types.ts"
 import { type Client, showToast } from "./host-output.ts"
+import type { FindOrigin } from "./server-origin.ts"
+import type { Snapshot } from "./store/record.ts"
 import type { Store } from "./store/store.ts"
 
 /** What the server keeps per session: the core's session state, and the list as last read from the store. */
@@ -54,8 +56,10 @@ export function trackSessions(deps: {
   store: Store
   config: Config
   agents: AgentRulesSource
+  /** Where a session with no record starts (server-origin.ts); without it, empty. */
+  findOrigin?: FindOrigin
 }): Sessions {
-  const { client, store, config, agents } = deps
+  const { client, store, config, agents, findOrigin } = deps
   const sessions = new Map<string, Tracked>()
 
   function get(id: string): Tracked {
@@ -104,11 +108,29 @@ export function trackSessions(deps: {
       // spends them, so they cannot come back after the next todo update.
       let notes: EditNote[] = []
       if (snapshot.edits.length > 0) ({ snapshot, notes } = await takeNotes(s.id))
+      let carried: { shown: TodoList | null } | undefined
+      if (snapshot.revision === 0 && snapshot.persisted && s.state.facts.subagent !== true && findOrigin)
+        ({ snapshot, carried } = await startFromOrigin(s.id, findOrigin, snapshot))
       s.list = snapshot.list
       s.stamp = stamp
-      await step(s, { type: "list.loaded", edits: notes })
+      await step(s, { type: "list.loaded", edits: notes, ...(carried ? { carried } : {}) })
     })()
     return s.loaded
+  }
+
+  /**
+   * A session never written here (a fork, an import) starts from its origin, written only while its record is
+   * still unwritten: a list another process stored meanwhile wins.
+   */
+  async function startFromOrigin(id: string, find: FindOrigin, empty: Snapshot) {
+    const origin = await find(id)
+    if (origin === undefined) return { snapshot: empty, carried: undefined }
+    let started = false
+    const snapshot = await store.update(id, (current) => {
+      started = current.revision === 0
+      return started ? { ...current, list: origin.list } : undefined
+    })
+    return { snapshot, carried: started && !snapshot.busy ? { shown: origin.shown } : undefined }
   }
 
   /** One stat per call, a read only when the stamp moved. */

@@ -9,6 +9,7 @@ import { formatOutcome } from "./core/format.ts"
 import { ARG_DESCRIPTIONS, TOOL_DESCRIPTION } from "./core/prompts.ts"
 import { todoRefusal } from "./core/session.ts"
 import { listToasts } from "./core/toasts.ts"
+import { CARRIED_LIST_VERSION } from "./core/tui-protocol.ts"
 import { OP_NAMES, type OpName, type TodoList } from "./core/types.ts"
 import { TODO_TOOL } from "./core/words.ts"
 import { type Client, showToast } from "./host-output.ts"
@@ -73,7 +74,7 @@ export function todoTool(deps: {
         return {
           title: "todo: busy",
           output: `Error: ${LIST_BUSY}`,
-          metadata: { ok: false, list: s.list },
+          metadata: { ok: false, list: s.list, version: CARRIED_LIST_VERSION },
         } as never
       }
       for (const toast of listToasts(before, s.list, config)) showToast(client, toast)
@@ -89,7 +90,7 @@ export function todoTool(deps: {
         title: outcome.ok ? output.split("\n")[0]!.slice(0, 80) : "todo: error",
         output,
         // `changed` tells the stale rule (core/stale.ts) that this call updated the list.
-        metadata: { ok: outcome.ok, changed, list: s.list },
+        metadata: { ok: outcome.ok, changed, list: s.list, version: CARRIED_LIST_VERSION },
       } as never
     },
   }

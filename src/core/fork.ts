@@ -1,0 +1,118 @@
+// Which session a fork was made from, and where: from the fork's title, the copies of its source's messages
+// and the candidates the host lists. Pure: the adapter asks the host and reads the records.
+
+/*
+ * How the host forks (1.18.33): the new session has no parent field (that marks subagents), is titled
+ * "<source title> (fork #N)" (a source already titled "X (fork #N)" gives "X (fork #N+1)"), and holds copies
+ * of the source's messages before the fork point with new ids. A copy keeps everything else: role, the time
+ * it was written, its parts, the call ids and results of its tool parts.
+ * The rules.
+ * - The copies are the fork's leading messages written before the fork itself was created; anything later
+ *   was said in the fork.
+ * - A candidate is a session with the source title, created before the fork. It is the source when its first
+ *   messages are the copies, message by message: same role, same time written, same todo call ids. The fork
+ *   point is the candidate's message right after them (none: the fork copied all it had).
+ * - Nothing is decided without a copy to compare, and two candidates that both fit are not told apart: the
+ *   fork then starts from its own conversation (rebuild.ts), never from a guess.
+ */
+
+import type { Transcript, TranscriptList, TranscriptMessage } from "./rebuild.ts"
+import type { TodoList } from "./types.ts"
+
+const FORK_TITLE = /^(.+) \(fork #(\d+)\)$/
+
+/** The title the fork's source had, when `title` is a fork's; undefined otherwise. */
+export function sourceTitle(title: string): string | undefined {
+  const match = FORK_TITLE.exec(title)
+  if (!match) return undefined
+  const n = Number(match[2])
+  if (!Number.isSafeInteger(n) || n < 1) return undefined
+  return n === 1 ? match[1]! : `${match[1]} (fork #${n - 1})`
+}
+
+/** How many leading messages of the fork are copies: written before the fork was created. */
+export function copiedCount(fork: Transcript, forkCreated: number): number {
+  let n = 0
+  while (n < fork.length && (fork[n]!.created ?? Number.POSITIVE_INFINITY) < forkCreated) n++
+  return n
+}
+
+function sameMessage(copy: TranscriptMessage, source: TranscriptMessage): boolean {
+  if (copy.role !== source.role || copy.created !== source.created) return false
+  if (copy.calls.length !== source.calls.length) return false
+  return copy.calls.every((id, i) => id === source.calls[i])
+}
+
+export interface Candidate {
+  readonly id: string
+  readonly messages: Transcript
+}
+
+export type SourceMatch =
+  /** `point`: the source's first message not copied; undefined when the fork copied every message. */
+  | { readonly kind: "found"; readonly sourceID: string; readonly point: string | undefined }
+  | { readonly kind: "none" }
+  | { readonly kind: "ambiguous"; readonly ids: readonly string[] }
+
+/** The candidate whose first messages are the fork's `copied` copies, and the fork point in it. */
+export function matchSource(fork: Transcript, copied: number, candidates: readonly Candidate[]): SourceMatch {
+  if (copied === 0) return { kind: "none" }
+  const fits = candidates.filter(
+    (c) =>
+      c.messages.length >= copied && fork.slice(0, copied).every((m, i) => sameMessage(m, c.messages[i]!)),
+  )
+  if (fits.length === 0) return { kind: "none" }
+  if (fits.length > 1) return { kind: "ambiguous", ids: fits.map((c) => c.id) }
+  const source = fits[0]!
+  return { kind: "found", sourceID: source.id, point: source.messages[copied]?.id }
+}
+
+/** The todo call ids the copies hold, oldest first: what the source's history must know. */
+export function copiedCalls(fork: Transcript, copied: number): string[] {
+  return fork.slice(0, copied).flatMap((m) => m.calls)
+}
+
+/** What the source's record says at the fork point, when its record is there to say it. */
+export interface SourceState {
+  /** The source's list strictly before the fork point, from its anchored history. */
+  readonly list: TodoList
+  /** Every todo call the copies hold is one the source's history recorded: the record is the one they came from. */
+  readonly knowsCalls: boolean
+}
+
+/** Where a session with no record starts, and what its model's own history shows of the list. */
+export interface Origin {
+  readonly list: TodoList
+  /** The list the newest carrying part of its history shows; [] when none does, null when that part cannot be read. */
+  readonly shown: TodoList | null
+  readonly from: "source" | "transcript"
+  /** What the log says about it, one line each. */
+  readonly notes: readonly string[]
+}
+
+/**
+ * The list a session with no record starts with: the source's at the fork point when the fork was matched and
+ * its record knows the copied calls, else the one its own history carries; undefined to start empty, as any
+ * new session does.
+ */
+export function originOf(
+  history: TranscriptList,
+  match: SourceMatch,
+  source: SourceState | undefined,
+): Origin | undefined {
+  const notes: string[] = history.kind === "none" ? [] : [...history.skipped]
+  const shown = history.kind === "found" ? history.shown : history.kind === "none" ? [] : null
+  if (match.kind === "ambiguous")
+    notes.push(`the fork matches ${match.ids.length} sessions, so it starts from its own conversation`)
+  if (match.kind === "found") {
+    if (source?.knowsCalls) return { list: source.list, shown, from: "source", notes }
+    notes.push(
+      source === undefined
+        ? "the session it was forked from has no readable history here, so it starts from its own conversation"
+        : "the history of the session it was forked from lacks the copied todo calls, so it starts from its own conversation",
+    )
+  }
+  if (history.kind === "found") return { list: history.list, shown, from: "transcript", notes }
+  if (history.kind === "unreadable") return { list: [], shown: null, from: "transcript", notes }
+  return undefined
+}

@@ -1,0 +1,142 @@
+// Where a session with no record starts: asks the host for its messages, and for a fork the candidates for
+// its source and theirs, reads the source's record, and lets the core decide (core/rebuild.ts, core/fork.ts).
+// Runs once per session, the first time the server loads it, within one time budget: a host slow to answer
+// leaves the list empty, as for any new session, and says so once in the log. Never throws.
+
+import {
+  type Candidate,
+  copiedCalls,
+  copiedCount,
+  matchSource,
+  type Origin,
+  originOf,
+  type SourceMatch,
+  type SourceState,
+  sourceTitle,
+} from "./core/fork.ts"
+import { type Transcript, transcriptList } from "./core/rebuild.ts"
+import type { Limits } from "./core/types.ts"
+import { neutralize, preview } from "./core/words.ts"
+import type { Client, Log } from "./host-output.ts"
+import { decodeSessionInfo, decodeTranscript } from "./host-transcript.ts"
+import type { Snapshot } from "./store/record.ts"
+import type { Store } from "./store/store.ts"
+
+/** How long the whole lookup may take, every host request included. */
+export const ORIGIN_BUDGET_MS = 3000
+/** At most this many sessions with the source's title are read: a fork needs one, and each costs a request. */
+export const SOURCE_CANDIDATES_MAX = 5
+
+export type FindOrigin = (sessionID: string) => Promise<Origin | undefined>
+
+/** What the source's record says at the fork point; undefined when it cannot say (no record, no history). */
+export type SourceAt = (
+  snapshot: Snapshot,
+  point: string | undefined,
+  calls: readonly string[],
+) => SourceState | undefined
+
+const LATE = Symbol("late")
+
+export function originFinder(deps: {
+  client: Client
+  store: Store
+  limits: Limits
+  log: Log
+  sourceAt: SourceAt
+  budgetMs?: number
+}): FindOrigin {
+  const { client, store, limits, log, sourceAt } = deps
+  const budget = deps.budgetMs ?? ORIGIN_BUDGET_MS
+
+  return async (id) => {
+    const deadline = Date.now() + budget
+    /** The host's answer's data, or LATE past the deadline; a failed request reads as no data. */
+    async function ask<T>(
+      request: () => Promise<{ data?: T } | undefined>,
+    ): Promise<T | undefined | typeof LATE> {
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const late = new Promise<typeof LATE>((resolve) => {
+        timer = setTimeout(() => resolve(LATE), Math.max(0, deadline - Date.now()))
+      })
+      try {
+        return await Promise.race([
+          Promise.resolve()
+            .then(request)
+            .then((answer) => answer?.data)
+            .catch(() => undefined),
+          late,
+        ])
+      } finally {
+        clearTimeout(timer)
+      }
+    }
+    const label = JSON.stringify(preview(id, 40))
+    const tooSlow = () => {
+      log(
+        "warn",
+        `The host did not answer within ${budget / 1000} s, so the todo list of session ${label} starts empty.`,
+      )
+      return undefined
+    }
+
+    const raw = await ask(() => client.session.messages({ path: { id } }) as never)
+    if (raw === LATE) return tooSlow()
+    const transcript = decodeTranscript(raw)
+    if (transcript.length === 0) return undefined
+    const history = transcriptList(transcript, limits)
+
+    let match: SourceMatch = { kind: "none" }
+    let source: SourceState | undefined
+    const infoRaw = await ask(() => client.session.get({ path: { id } }) as never)
+    if (infoRaw === LATE) return tooSlow()
+    const info = decodeSessionInfo(infoRaw)
+    const title = info ? sourceTitle(info.title) : undefined
+    const copied = info?.created === undefined ? 0 : copiedCount(transcript, info.created)
+    if (info?.created !== undefined && title !== undefined && copied > 0) {
+      const created = info.created
+      // The host's session search narrows by title; only exact titles created before the fork count.
+      const listed = await ask(
+        () => client.session.list({ query: { search: title, roots: true, limit: 50 } } as never) as never,
+      )
+      if (listed === LATE) return tooSlow()
+      const ids = (Array.isArray(listed) ? listed : [])
+        .map(decodeSessionInfo)
+        .filter(
+          (s) => s !== undefined && s.id !== id && s.title === title && (s.created ?? created) < created,
+        )
+        .slice(0, SOURCE_CANDIDATES_MAX)
+        .map((s) => s!.id)
+      const candidates: Candidate[] = []
+      for (const candidate of ids) {
+        const messages = await ask(() => client.session.messages({ path: { id: candidate } }) as never)
+        if (messages === LATE) return tooSlow()
+        candidates.push({ id: candidate, messages: decodeTranscript(messages) as Transcript })
+      }
+      match = matchSource(transcript, copied, candidates)
+      if (match.kind === "found")
+        source = sourceAt(await store.read(match.sourceID), match.point, copiedCalls(transcript, copied))
+    }
+
+    const origin = originOf(history, match, source)
+    if (origin === undefined) return undefined
+    const tasks = origin.list.reduce((n, phase) => n + phase.tasks.length, 0)
+    const from =
+      origin.from === "source" && match.kind === "found"
+        ? `from session ${JSON.stringify(preview(match.sourceID, 40))}, the session it was forked from, as it was at the fork point`
+        : "from the last todo list its conversation shows"
+    // The notes quote texts from the transcript: data from outside, escaped for the log.
+    const notes = origin.notes.length > 0 ? ` (${neutralize(origin.notes.join("; "))})` : ""
+    log(
+      origin.notes.length > 0 ? "warn" : "info",
+      `The todo list of session ${label} was started ${from}: ${tasks} ${tasks === 1 ? "task" : "tasks"}${notes}.`,
+    )
+    return origin
+  }
+}
+
+/**
+ * The source's list at the fork point, from the anchored history its record keeps. Until records keep one,
+ * no record can say: a fork starts from its own conversation.
+ */
+export const sourceAtFork: SourceAt = () => undefined

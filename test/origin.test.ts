@@ -1,0 +1,203 @@
+// A session with no record (an import, a fork, another machine's) as the server meets it: its list is started
+// from elsewhere once, the model hears of it only when it must, and a slow or hostile host changes nothing.
+import { afterEach, describe, expect, it } from "vitest"
+import { MARKER } from "../src/core/prompts.ts"
+import { CARRIED_LIST_VERSION, COMMAND_PART_KEY } from "../src/core/tui-protocol.ts"
+import type { TodoList } from "../src/core/types.ts"
+import type { Client } from "../src/host-output.ts"
+import { originFinder } from "../src/server-origin.ts"
+import { type FakeHost, startHost } from "./fixtures/host.ts"
+import { OPEN_SAMPLE, phase, task } from "./fixtures/lists.ts"
+
+const hosts: FakeHost[] = []
+afterEach(() => {
+  for (const h of hosts.splice(0)) h.cleanup()
+})
+async function host(): Promise<FakeHost> {
+  const h = await startHost()
+  hosts.push(h)
+  return h
+}
+
+const MODEL = { providerID: "mock", modelID: "m" }
+const LATER: TodoList = [phase("Build", task("Write parser", "completed"), task("Add tests", "in_progress"))]
+
+/** A message as GET /session/:id/message answers it; `lists` ride on completed todo tool parts. */
+function message(id: string, role: string, created: number, lists: unknown[] = [], version: unknown = 1) {
+  return {
+    info: { id, role, sessionID: "x", time: { created } },
+    parts: lists.map((list, i) => ({
+      id: `prt_${id}_${i}`,
+      type: "tool",
+      tool: "todo",
+      callID: `call_${id}_${i}`,
+      state: {
+        status: "completed",
+        input: {},
+        output: "…",
+        metadata: { ok: true, changed: true, list, version },
+      },
+    })),
+  }
+}
+
+async function prompt(h: FakeHost, sessionID: string, text = "Carry on.") {
+  const msg = { id: "msg_new", sessionID, role: "user", agent: "build", model: MODEL }
+  const parts = [{ id: "prt_new", sessionID, messageID: msg.id, type: "text", text }]
+  await h.hooks["chat.message"]!({ sessionID, agent: "build", model: MODEL }, {
+    message: msg,
+    parts,
+  } as never)
+  return parts.slice(1).map((p) => p.text)
+}
+
+describe("a session met with no record", () => {
+  it("is rebuilt from the last todo result of its conversation; the model, which saw that list, is told nothing", async () => {
+    const h = await host()
+    h.transcripts.set("ses_imp", {
+      info: { id: "ses_imp", title: "Fix the parser", time: { created: 1 } },
+      messages: [message("m1", "user", 10), message("m2", "assistant", 11, [LATER, OPEN_SAMPLE])],
+    })
+    expect(await prompt(h, "ses_imp")).toEqual([])
+    expect((await h.store.read("ses_imp")).list).toEqual(OPEN_SAMPLE)
+    const view = await h.call("ses_imp", { op: "view" })
+    expect(view.output).toContain("Write README")
+    expect(h.logs.filter((l) => l.includes("ses_imp"))).toEqual([
+      'info: The todo list of session "ses_imp" was started from the last todo list its conversation shows: 4 tasks.',
+    ])
+  })
+
+  it("a /todo reply carries the list too", async () => {
+    const h = await host()
+    const reply = {
+      id: "prt_cmd",
+      type: "text",
+      text: `${MARKER}\nThe user changed the todo list with /todo`,
+      metadata: { [COMMAND_PART_KEY]: { list: LATER, version: CARRIED_LIST_VERSION } },
+    }
+    h.transcripts.set("ses_cmd", {
+      info: { id: "ses_cmd", title: "t", time: { created: 1 } },
+      messages: [
+        message("m1", "assistant", 10, [OPEN_SAMPLE]),
+        { ...message("m2", "user", 11), parts: [reply] },
+      ],
+    })
+    await prompt(h, "ses_cmd")
+    expect((await h.store.read("ses_cmd")).list).toEqual(LATER)
+  })
+
+  it("newer-format and hostile lists are passed over: the older list, a notice to the model, one escaped log line", async () => {
+    const h = await host()
+    const hostile = [phase("P", task("evil \u001b[2J text"))]
+    h.transcripts.set("ses_bad", {
+      info: { id: "ses_bad", title: "t", time: { created: 1 } },
+      messages: [
+        message("m1", "assistant", 10, [LATER]),
+        message("m2", "assistant", 11, [hostile]),
+        message("m3", "assistant", 12, [OPEN_SAMPLE], CARRIED_LIST_VERSION + 1),
+      ],
+    })
+    const told = await prompt(h, "ses_bad")
+    expect((await h.store.read("ses_bad")).list).toEqual(LATER)
+    expect(told).toHaveLength(1)
+    expect(told[0]).toContain("differs from what the conversation above shows")
+    expect(await prompt(h, "ses_bad", "More.")).toEqual([])
+    const logged = h.logs.filter((l) => l.includes("ses_bad"))
+    expect(logged).toHaveLength(1)
+    expect(logged[0]).toMatch(/^warn: .*newer plugin version.*remove it/)
+    expect(logged[0]).not.toContain("\u001b")
+  })
+
+  it("a record wins: a session already stored here is not rebuilt", async () => {
+    const h = await host()
+    await h.call("ses_kept", { list: [{ phase: "Mine", items: ["Keep me"] }] })
+    h.transcripts.set("ses_kept", {
+      info: { id: "ses_kept", title: "t", time: { created: 1 } },
+      messages: [message("m1", "assistant", 10, [OPEN_SAMPLE])],
+    })
+    await prompt(h, "ses_kept")
+    expect((await h.store.read("ses_kept")).list).toEqual([phase("Mine", task("Keep me", "in_progress"))])
+  })
+
+  it("a new session with no todo result starts empty, with no record written and no log", async () => {
+    const h = await host()
+    await h.event("session.created", { info: { id: "ses_new", title: "New session" } })
+    h.transcripts.set("ses_new", {
+      info: { id: "ses_new", title: "New session", time: { created: 5 } },
+      messages: [message("m1", "user", 10)],
+    })
+    await prompt(h, "ses_new", "Plan the parser fix.")
+    expect((await h.store.read("ses_new")).revision).toBe(0)
+    expect(h.logs.filter((l) => l.includes("ses_new"))).toEqual([])
+  })
+
+  it("a fork whose source has no readable history starts from its own conversation; the source is untouched", async () => {
+    const h = await host()
+    const sourceMessages = [
+      message("m1", "user", 10),
+      message("m2", "assistant", 11, [OPEN_SAMPLE]),
+      message("m3", "user", 12),
+      message("m4", "assistant", 13, [LATER]),
+    ]
+    h.transcripts.set("ses_src", {
+      info: { id: "ses_src", title: "Fix", time: { created: 1 } },
+      messages: sourceMessages,
+    })
+    await h.call("ses_src", { list: [{ phase: "Source", items: ["Only here"] }] })
+    await h.event("session.created", { info: { id: "ses_fork", title: "Fix (fork #1)" } })
+    h.transcripts.set("ses_fork", {
+      info: { id: "ses_fork", title: "Fix (fork #1)", time: { created: 20 } },
+      messages: [message("c1", "user", 10), message("c2", "assistant", 11, [OPEN_SAMPLE])].map((m, i) => ({
+        ...m,
+        parts: sourceMessages[i]!.parts,
+      })),
+    })
+    await prompt(h, "ses_fork")
+    expect((await h.store.read("ses_fork")).list).toEqual(OPEN_SAMPLE)
+    await h.call("ses_fork", { op: "done", task: "Add tests" })
+    expect((await h.store.read("ses_src")).list).toEqual([phase("Source", task("Only here", "in_progress"))])
+  })
+})
+
+describe("the lookup itself", () => {
+  it("a host that does not answer in time leaves the list empty and says so once", async () => {
+    const logs: string[] = []
+    const never = new Promise<never>(() => {})
+    const client = {
+      session: { messages: () => never, get: () => never, list: () => never },
+    } as unknown as Client
+    const find = originFinder({
+      client,
+      store: undefined as never,
+      limits: { maxTaskChars: 300, maxTasks: 200, maxPhases: 30, maxOpsPerCall: 50 },
+      log: (level, text) => logs.push(`${level}: ${text}`),
+      sourceAt: () => undefined,
+      budgetMs: 20,
+    })
+    expect(await find("ses_slow")).toBeUndefined()
+    expect(logs).toEqual([
+      'warn: The host did not answer within 0.02 s, so the todo list of session "ses_slow" starts empty.',
+    ])
+  })
+
+  it("a host that fails or answers nonsense is a session with no history", async () => {
+    const logs: string[] = []
+    const client = {
+      session: {
+        messages: async () => {
+          throw new Error("boom")
+        },
+        get: async () => ({ data: "nonsense" }),
+      },
+    } as unknown as Client
+    const find = originFinder({
+      client,
+      store: undefined as never,
+      limits: { maxTaskChars: 300, maxTasks: 200, maxPhases: 30, maxOpsPerCall: 50 },
+      log: (level, text) => logs.push(`${level}: ${text}`),
+      sourceAt: () => undefined,
+    })
+    expect(await find("ses_x")).toBeUndefined()
+    expect(logs).toEqual([])
+  })
+})
