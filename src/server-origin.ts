@@ -10,6 +10,7 @@ import {
   matchSource,
   type Origin,
   originOf,
+  pickCandidates,
   type SourceMatch,
   type SourceState,
   sourceTitle,
@@ -93,20 +94,15 @@ export function originFinder(deps: {
     const info = decodeSessionInfo(infoRaw)
     const title = info ? sourceTitle(info.title) : undefined
     const copied = info?.created === undefined ? 0 : copiedCount(transcript, info.created)
-    if (info?.created !== undefined && title !== undefined && copied > 0) {
-      const created = info.created
-      // The host's session search narrows by title; only exact titles created before the fork count.
+    if (title !== undefined && copied > 0) {
+      // The host's session search narrows by title; the core picks from what it lists.
       const listed = await ask(
-        () => client.session.list({ query: { search: title, roots: true, limit: 50 } } as never) as never,
+        () => client.session.list({ query: { search: title, roots: true, limit: 100 } } as never) as never,
       )
       if (listed === LATE) return tooSlow()
-      const ids = (Array.isArray(listed) ? listed : [])
-        .map(decodeSessionInfo)
-        .filter(
-          (s) => s !== undefined && s.id !== id && s.title === title && (s.created ?? created) < created,
-        )
-        .slice(0, SOURCE_CANDIDATES_MAX)
-        .map((s) => s!.id)
+      const sessions = (Array.isArray(listed) ? listed : []).flatMap((raw) => decodeSessionInfo(raw) ?? [])
+      const firstCopied = transcript[0]!.created!
+      const ids = pickCandidates(sessions, { id, title, firstCopied }, SOURCE_CANDIDATES_MAX)
       const candidates: Candidate[] = []
       for (const candidate of ids) {
         const messages = await ask(() => client.session.messages({ path: { id: candidate } }) as never)

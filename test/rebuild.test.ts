@@ -7,6 +7,7 @@ import {
   copiedCount,
   matchSource,
   originOf,
+  pickCandidates,
   type SourceMatch,
   sourceTitle,
 } from "../src/core/fork.ts"
@@ -180,6 +181,19 @@ describe("a fork's source", () => {
       point: undefined,
     })
     expect(copiedCalls([...copies, msg("n1", { calls: ["call_7"] })], 2)).toEqual(["call_1"])
+  })
+
+  test("candidates: the source title exactly, created before the first copy, the latest first, at most max", () => {
+    const listed = [
+      { id: "old", title: "Fix", created: 1 },
+      { id: "fork", title: "Fix", created: 2 },
+      { id: "near", title: "Fix", created: 5 },
+      { id: "other", title: "Fix it", created: 6 },
+      { id: "later", title: "Fix", created: 11 },
+      { id: "untimed", title: "Fix", created: undefined },
+    ]
+    expect(pickCandidates(listed, { id: "fork", title: "Fix", firstCopied: 10 }, 5)).toEqual(["near", "old"])
+    expect(pickCandidates(listed, { id: "fork", title: "Fix", firstCopied: 10 }, 1)).toEqual(["near"])
   })
 
   test("no copy, no fitting candidate, or two that fit: not decided", () => {

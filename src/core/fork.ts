@@ -43,6 +43,36 @@ function sameMessage(copy: TranscriptMessage, source: TranscriptMessage): boolea
   return copy.calls.every((id, i) => id === source.calls[i])
 }
 
+/** A session the host lists: what picking candidates needs. */
+export interface ListedSession {
+  readonly id: string
+  readonly title: string
+  readonly created: number | undefined
+}
+
+/**
+ * The sessions worth reading as the fork's source, likeliest first, at most `max`: the source title exactly,
+ * created before the first copied message was written (a session exists before its messages), the latest
+ * created first (a source's first message follows its creation closely).
+ */
+export function pickCandidates(
+  listed: readonly ListedSession[],
+  fork: { readonly id: string; readonly title: string; readonly firstCopied: number },
+  max: number,
+): string[] {
+  return listed
+    .filter(
+      (s) =>
+        s.id !== fork.id &&
+        s.title === fork.title &&
+        s.created !== undefined &&
+        s.created <= fork.firstCopied,
+    )
+    .sort((a, b) => b.created! - a.created!)
+    .slice(0, max)
+    .map((s) => s.id)
+}
+
 export interface Candidate {
   readonly id: string
   readonly messages: Transcript
