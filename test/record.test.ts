@@ -2,6 +2,7 @@
 // unreadable has a reason.
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { encodeHistory, historyFrom } from "../src/core/history.ts"
 import { parseSnapshot } from "../src/core/parse.ts"
 import type { TodoList } from "../src/core/types.ts"
 import {
@@ -26,7 +27,8 @@ describe("encodeRecord / decodeRecord", () => {
         (session, revision, edits) => {
           const snap: Snapshot = { list: LIST, revision, edits, persisted: true }
           const decoded = decodeRecord(encodeRecord(session, snap), session, parse)
-          expect(decoded).toEqual({ kind: "ok", snap: JSON.parse(JSON.stringify(snap)) })
+          const history = historyFrom(LIST)
+          expect(decoded).toEqual({ kind: "ok", snap: { ...JSON.parse(JSON.stringify(snap)), history } })
         },
       ),
     )
@@ -34,7 +36,14 @@ describe("encodeRecord / decodeRecord", () => {
 
   it("writes the version and the session into the record", () => {
     const record = JSON.parse(encodeRecord("s", { ...EMPTY, revision: 2 }))
-    expect(record).toEqual({ version: RECORD_VERSION, session: "s", revision: 2, list: [], edits: [] })
+    expect(record).toEqual({
+      version: RECORD_VERSION,
+      session: "s",
+      revision: 2,
+      list: [],
+      edits: [],
+      history: encodeHistory(historyFrom([])),
+    })
   })
 
   it("leaves a record of a newer version alone", () => {
@@ -57,9 +66,10 @@ describe("encodeRecord / decodeRecord", () => {
 describe("nextSnapshot", () => {
   it("bumps the revision and refuses a list that would not read back", () => {
     const current: Snapshot = { list: [], revision: 4, edits: [], persisted: true }
-    expect(nextSnapshot(current, { ...current, list: LIST }, parse, false)).toEqual({
+    const next = nextSnapshot(current, { ...current, list: LIST }, parse, false)
+    expect(next).toEqual({
       ok: true,
-      value: { list: LIST, revision: 5, edits: [], persisted: false },
+      value: { list: LIST, revision: 5, edits: [], persisted: false, history: expect.anything() },
     })
     const bad = { ...current, list: [{ name: "", tasks: [] }] }
     expect(nextSnapshot(current, bad, parse, true).ok).toBe(false)

@@ -5,6 +5,7 @@ import { homedir, hostname, tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
+import { currentList, encodeHistory } from "../src/core/history.ts"
 import type { Phase, TodoList } from "../src/core/types.ts"
 import { dataDir, todoDir } from "../src/paths.ts"
 import { type Fs, fileName } from "../src/store/files.ts"
@@ -92,18 +93,24 @@ describe("read / update", () => {
       list: LIST,
       edits: [{ kind: "done", task: "x" }],
     }))
-    expect(written).toEqual({
+    const { history, ...rest } = written
+    expect(rest).toEqual({
       list: LIST,
       revision: 1,
       edits: [{ kind: "done", task: "x" }],
       persisted: true,
     })
-    expect(JSON.parse(await readFile(join(dir, "s1.json"), "utf8"))).toEqual({
-      version: 1,
+    // A change made without a history step is recorded in the history by the store.
+    expect(history!.spans.flatMap((span) => span.e)).toHaveLength(1)
+    expect(currentList(history!)).toEqual(LIST)
+    const record = JSON.parse(await readFile(join(dir, "s1.json"), "utf8"))
+    expect(record).toEqual({
+      version: 2,
       session: "s1",
       revision: 1,
       list: LIST,
       edits: [{ kind: "done", task: "x" }],
+      history: encodeHistory(history!),
     })
     const other = open(dir).store
     expect(await other.read("s1")).toEqual(written)
@@ -329,7 +336,7 @@ describe("corrupt and foreign records", () => {
   it("leaves a record of a newer version in place and works in memory for that session", async () => {
     const dir = await tempDir()
     const file = join(dir, "s.json")
-    const text = JSON.stringify({ version: 2, session: "s", revision: 9, list: LIST, edits: [], extra: true })
+    const text = JSON.stringify({ version: 3, session: "s", revision: 9, list: LIST, edits: [], extra: true })
     await writeFile(file, text)
     const { store, warnings } = open(dir)
     expect(await store.read("s")).toEqual({ list: [], revision: 0, edits: [], persisted: false })
@@ -340,7 +347,7 @@ describe("corrupt and foreign records", () => {
     expect(await readFile(file, "utf8")).toBe(text)
     expect(await readdir(dir)).toEqual(["s.json"])
     expect(warnings).toEqual([
-      'The todo list of session "s" was saved by a newer plugin version (record version 2); it is left untouched and this session\'s list is kept in memory only.',
+      'The todo list of session "s" was saved by a newer plugin version (record version 3); it is left untouched and this session\'s list is kept in memory only.',
     ])
     // Other sessions are unaffected.
     expect((await store.update("t", append("b"))).persisted).toBe(true)
@@ -409,7 +416,7 @@ describe("unusable storage", () => {
   const isRoot = process.getuid?.() === 0
 
   async function expectMemoryMode(dir: string, store: ReturnType<typeof open>["store"], warnings: string[]) {
-    const first = await store.update("s", append("a"))
+    const { history: _history, ...first } = await store.update("s", append("a"))
     expect(first).toEqual({
       list: [{ name: "P", tasks: [{ text: "a", status: "pending" }] }],
       revision: 1,

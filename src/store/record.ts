@@ -1,13 +1,31 @@
 // The session record as it lies on disk: its JSON form and version, and how a file's text decodes into a
 // snapshot or says why it cannot. Pure: no file system; the store reads and writes the text.
+// Version 2 adds the list's history (core/history.ts) beside the list in effect; a version-1 record reads
+// as a history whose only state is its list. A history that does not read keeps the list and warns.
 
+import {
+  currentList,
+  decodeHistory,
+  encodeHistory,
+  historyFrom,
+  type ListHistory,
+  recordEdit,
+  sameList,
+} from "../core/history.ts"
 import { isRecord, type Result } from "../core/result.ts"
 import type { TodoList } from "../core/types.ts"
 
-export const RECORD_VERSION = 1
+export const RECORD_VERSION = 2
 
 export interface Snapshot {
+  /** The list in effect: the newest list, or while the session is reverted the list before the revert point. */
   readonly list: TodoList
+  /**
+   * How the list got here, anchored in the conversation; `currentList(history)` is `list`. Absent: a
+   * history whose only state is `list`. A change that sets `list` without recording it in the history is
+   * recorded by `nextSnapshot` as a user edit at the newest position.
+   */
+  readonly history?: ListHistory
   /** Bumped by every write; 0 for a session never written. */
   readonly revision: number
   /** Pending "the user changed X" notes; opaque JSON values the server consumes. */
@@ -24,14 +42,23 @@ export type Parse = (raw: unknown) => Result<TodoList>
 /** A session with no record yet. */
 export const EMPTY: Snapshot = Object.freeze({ list: [], revision: 0, edits: [], persisted: true })
 
+/** The history of a snapshot: its own, or one whose only state is its list. */
+export function historyOf(snap: Snapshot): ListHistory {
+  return snap.history ?? historyFrom(snap.list)
+}
+
 export type Decoded =
-  | { readonly kind: "ok"; readonly snap: Snapshot }
+  /** `warning`: the history did not read; the list did, and the snapshot has a history of it alone. */
+  | { readonly kind: "ok"; readonly snap: Snapshot; readonly warning?: string }
   /** Unreadable: the store moves it aside and the session starts empty. */
   | { readonly kind: "corrupt"; readonly reason: string }
   /** Written by a newer version of the plugin: left untouched. */
   | { readonly kind: "newer"; readonly version: number }
 
-/** The record's text: `{version, session, revision, list, edits}`, pretty-printed, ending in a newline. */
+/**
+ * The record's text: `{version, session, revision, list, edits, history}`, pretty-printed but for the history,
+ * which is one compact line (it is most of the record, and indentation would triple it), ending in a newline.
+ */
 export function encodeRecord(session: string, snap: Snapshot): string {
   const record = {
     version: RECORD_VERSION,
@@ -40,7 +67,9 @@ export function encodeRecord(session: string, snap: Snapshot): string {
     list: snap.list,
     edits: snap.edits,
   }
-  return `${JSON.stringify(record, null, 2)}\n`
+  const head = JSON.stringify(record, null, 2)
+  const history = JSON.stringify(encodeHistory(historyOf(snap)))
+  return `${head.slice(0, -2)},\n  "history": ${history}\n}\n`
 }
 
 /** Decodes a record's text; `session` must be the one it names (a record copied to another name is corrupt). */
@@ -55,7 +84,8 @@ export function decodeRecord(text: string, session: string, parse: Parse): Decod
   const { version, revision, list, edits } = raw
   if (typeof version === "number" && Number.isInteger(version) && version > RECORD_VERSION)
     return { kind: "newer", version }
-  if (version !== RECORD_VERSION) return { kind: "corrupt", reason: "missing or unknown version" }
+  if (version !== RECORD_VERSION && version !== 1)
+    return { kind: "corrupt", reason: "missing or unknown version" }
   if (raw.session !== session) return { kind: "corrupt", reason: "it names another session" }
   if (typeof revision !== "number" || !Number.isSafeInteger(revision) || revision < 0)
     return { kind: "corrupt", reason: "bad revision" }
@@ -63,7 +93,13 @@ export function decodeRecord(text: string, session: string, parse: Parse): Decod
     return { kind: "corrupt", reason: "edits is not an array" }
   const parsed = parse(list)
   if (!parsed.ok) return { kind: "corrupt", reason: parsed.error }
-  return { kind: "ok", snap: { list: parsed.value, revision, edits: edits ?? [], persisted: true } }
+  const snap = { list: parsed.value, revision, edits: edits ?? [], persisted: true }
+  // Version 1 had no history, and a version-2 record without one reads the same: the list is all there is.
+  if (version === 1 || raw.history === undefined)
+    return { kind: "ok", snap: { ...snap, history: historyFrom(parsed.value) } }
+  const read = decodeHistory(raw.history, parsed.value)
+  const decoded = { kind: "ok" as const, snap: { ...snap, history: read.history } }
+  return read.warning === undefined ? decoded : { ...decoded, warning: read.warning }
 }
 
 /**
@@ -78,8 +114,11 @@ export function nextSnapshot(
 ): Result<Snapshot> {
   const checked = parse(next.list)
   if (!checked.ok) return checked
+  const list = checked.value
+  let history = next.history ?? historyOf(current)
+  if (!sameList(currentList(history), list)) history = recordEdit(history, {}, list).history
   return {
     ok: true,
-    value: { list: checked.value, revision: current.revision + 1, edits: [...next.edits], persisted },
+    value: { list, history, revision: current.revision + 1, edits: [...next.edits], persisted },
   }
 }

@@ -131,7 +131,10 @@ export function createStore(options: StoreOptions): Store {
       return errorCode(error) === "ENOENT" ? { kind: "ok", snap: EMPTY } : { kind: "error", error }
     }
     try {
-      return decodeRecord(text, session, parse)
+      const decoded = decodeRecord(text, session, parse)
+      if (decoded.kind === "ok" && decoded.warning !== undefined)
+        warnOnce(`history:${session}`, `Todo session ${sessionLabel(session)}: ${decoded.warning}`)
+      return decoded
     } catch (error) {
       // Only a parse function that throws gets here.
       return { kind: "error", error }
