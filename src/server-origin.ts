@@ -13,6 +13,7 @@ import {
   pickCandidates,
   type SourceMatch,
   type SourceState,
+  sourceStateAt,
   sourceTitle,
 } from "./core/fork.ts"
 import { type Transcript, transcriptList } from "./core/rebuild.ts"
@@ -20,7 +21,7 @@ import type { Limits } from "./core/types.ts"
 import { neutralize, preview } from "./core/words.ts"
 import type { Client, Log } from "./host-output.ts"
 import { decodeSessionInfo, decodeTranscript } from "./host-transcript.ts"
-import type { Snapshot } from "./store/record.ts"
+import { historyOf, type Snapshot } from "./store/record.ts"
 import type { Store } from "./store/store.ts"
 
 /** How long the whole lookup may take, every host request included. */
@@ -131,8 +132,6 @@ export function originFinder(deps: {
   }
 }
 
-/**
- * The source's list at the fork point, from the anchored history its record keeps. Until records keep one,
- * no record can say: a fork starts from its own conversation.
- */
-export const sourceAtFork: SourceAt = () => undefined
+/** The source's list at the fork point, from the anchored history its record keeps. */
+export const sourceAtFork: SourceAt = (snapshot, point, calls) =>
+  sourceStateAt(historyOf(snapshot), point, calls)

@@ -1,6 +1,9 @@
 // A session with no record (an import, a fork, another machine's) as the server meets it: its list is started
 // from elsewhere once, the model hears of it only when it must, and a slow or hostile host changes nothing.
+
+import { mkdirSync, writeFileSync } from "node:fs"
 import { afterEach, describe, expect, it } from "vitest"
+import { historyFrom, recordCall, recordEdit } from "../src/core/history.ts"
 import { MARKER } from "../src/core/prompts.ts"
 import { CARRIED_LIST_VERSION, COMMAND_PART_KEY } from "../src/core/tui-protocol.ts"
 import type { TodoList } from "../src/core/types.ts"
@@ -156,6 +159,90 @@ describe("a session met with no record", () => {
     expect((await h.store.read("ses_fork")).list).toEqual(OPEN_SAMPLE)
     await h.call("ses_fork", { op: "done", task: "Add tests" })
     expect((await h.store.read("ses_src")).list).toEqual([phase("Source", task("Only here", "in_progress"))])
+  })
+})
+
+describe("a fork", () => {
+  const PLANNED: TodoList = [phase("Build", task("Write parser", "in_progress"), task("Add tests"))]
+  const EDITED: TodoList = [
+    phase("Build", task("Write parser", "in_progress"), task("Add tests", "abandoned")),
+  ]
+  const sourceMessages = [
+    message("m1", "user", 10),
+    message("m2", "assistant", 11, [PLANNED]),
+    message("m3", "user", 12),
+    message("m4", "assistant", 13, [LATER]),
+  ]
+
+  /** The source with its record: the plan (call in m2), a dialog edit after m2, the work (call in m4). */
+  async function withSource(h: FakeHost) {
+    h.transcripts.set("ses_src", {
+      info: { id: "ses_src", title: "Fix", time: { created: 1 } },
+      messages: sourceMessages,
+    })
+    let history = recordCall(historyFrom([]), { message: "m2", callID: "call_m2_0" }, PLANNED).history
+    history = recordEdit(history, { after: "m2" }, EDITED).history
+    history = recordCall(history, { message: "m4", callID: "call_m4_0" }, LATER).history
+    await h.store.update("ses_src", (current) => ({ ...current, list: LATER, history }))
+  }
+
+  /** A fork at m3: the copies of m1 and m2 (new ids, same times and parts), then whatever `later` holds. */
+  function forkAtM3(h: FakeHost, id: string, later: unknown[] = []) {
+    const copies = sourceMessages
+      .slice(0, 2)
+      .map((m, i) => ({ ...m, info: { ...m.info, id: `${id}_c${i}` } }))
+    h.transcripts.set(id, {
+      info: { id, title: "Fix (fork #1)", time: { created: 20 } },
+      messages: [...copies, ...later],
+    })
+  }
+
+  it("starts with the source's list strictly before the fork point, the dialog edit included; the model is told once", async () => {
+    const h = await host()
+    await withSource(h)
+    await h.event("session.created", { info: { id: "ses_fork", title: "Fix (fork #1)" } })
+    forkAtM3(h, "ses_fork", [message("n1", "user", 25)])
+    const told = await prompt(h, "ses_fork")
+    expect((await h.store.read("ses_fork")).list).toEqual(EDITED)
+    expect(told).toHaveLength(1)
+    expect(told[0]).toContain("differs from what the conversation above shows")
+    expect(h.logs.filter((l) => l.includes("ses_fork"))).toEqual([
+      'info: The todo list of session "ses_fork" was started from session "ses_src", the session it was forked from, as it was at the fork point: 2 tasks.',
+    ])
+    await h.call("ses_fork", { op: "done", task: "Write parser" })
+    expect((await h.store.read("ses_src")).list).toEqual(LATER)
+    await h.call("ses_src", { op: "done", task: "Add tests" })
+    expect((await h.store.read("ses_fork")).list).toEqual([
+      phase("Build", task("Write parser", "completed"), task("Add tests", "abandoned")),
+    ])
+  })
+
+  it("two forks of one source each start from it, and stay apart", async () => {
+    const h = await host()
+    await withSource(h)
+    forkAtM3(h, "ses_f1")
+    forkAtM3(h, "ses_f2")
+    await prompt(h, "ses_f1")
+    await prompt(h, "ses_f2")
+    await h.call("ses_f1", { op: "done", task: "Write parser" })
+    expect((await h.store.read("ses_f2")).list).toEqual(EDITED)
+  })
+
+  it("a source whose record is corrupt: the fork starts from its own conversation, and each problem is logged once", async () => {
+    const h = await host()
+    h.transcripts.set("ses_src", {
+      info: { id: "ses_src", title: "Fix", time: { created: 1 } },
+      messages: sourceMessages,
+    })
+    mkdirSync(h.storeDir, { recursive: true })
+    writeFileSync(h.store.file("ses_src"), "{ not json")
+    forkAtM3(h, "ses_fork")
+    await prompt(h, "ses_fork")
+    expect((await h.store.read("ses_fork")).list).toEqual(PLANNED)
+    const logged = h.logs.filter((l) => l.includes("ses_fork") || l.includes("ses_src"))
+    expect(logged).toHaveLength(2)
+    expect(logged.join("\n")).toMatch(/unreadable/)
+    expect(logged.join("\n")).toMatch(/lacks the copied todo calls/)
   })
 })
 

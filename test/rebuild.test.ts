@@ -9,9 +9,11 @@ import {
   originOf,
   pickCandidates,
   type SourceMatch,
+  sourceStateAt,
   sourceTitle,
 } from "../src/core/fork.ts"
-import { readCarried, sameList, type TranscriptMessage, transcriptList } from "../src/core/rebuild.ts"
+import { historyFrom, recordCall, recordEdit, sameList } from "../src/core/history.ts"
+import { readCarried, type TranscriptMessage, transcriptList } from "../src/core/rebuild.ts"
 import { normalize } from "../src/core/reducers.ts"
 import { CARRIED_LIST_VERSION } from "../src/core/tui-protocol.ts"
 import { DEFAULT_LIMITS, STATUSES, type TodoList } from "../src/core/types.ts"
@@ -205,6 +207,32 @@ describe("a fork's source", () => {
         { id: "b", messages: source.slice(0, 3) },
       ]),
     ).toEqual({ kind: "ambiguous", ids: ["a", "b"] })
+  })
+})
+
+describe("the source's list at the fork point, from its anchored history", () => {
+  const EDITED: TodoList = [
+    phase("Build", task("Write parser", "in_progress"), task("Add tests", "abandoned")),
+  ]
+  let h = historyFrom([])
+  h = recordCall(h, { message: "m2", callID: "call_1" }, [
+    phase("Build", task("Write parser", "in_progress"), task("Add tests")),
+  ]).history
+  h = recordEdit(h, { after: "m2" }, EDITED).history
+  h = recordCall(h, { message: "m4", callID: "call_2" }, LATER).history
+
+  test("strictly before the fork point, a user edit made before it included", () => {
+    expect(sourceStateAt(h, "m3", ["call_1"])).toEqual({ list: EDITED, knowsCalls: true })
+    expect(sourceStateAt(h, undefined, ["call_1", "call_2"])).toEqual({ list: LATER, knowsCalls: true })
+  })
+
+  test("a history that recorded none of the copied calls is not the copies' source", () => {
+    expect(sourceStateAt(h, "m3", ["call_other"])?.knowsCalls).toBe(false)
+    expect(sourceStateAt(historyFrom(LATER), "m3", ["call_1"])?.knowsCalls).toBe(false)
+  })
+
+  test("no call copied: nothing to check", () => {
+    expect(sourceStateAt(h, "m3", [])).toEqual({ list: EDITED, knowsCalls: true })
   })
 })
 

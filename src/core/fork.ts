@@ -16,6 +16,7 @@
  *   fork then starts from its own conversation (rebuild.ts), never from a guess.
  */
 
+import { type ListHistory, listAt, stateAtCall } from "./history.ts"
 import type { Transcript, TranscriptList, TranscriptMessage } from "./rebuild.ts"
 import type { TodoList } from "./types.ts"
 
@@ -108,6 +109,22 @@ export interface SourceState {
   readonly list: TodoList
   /** Every todo call the copies hold is one the source's history recorded: the record is the one they came from. */
   readonly knowsCalls: boolean
+}
+
+/**
+ * What the source's anchored history says at the fork point. The record is the one the copies came from when
+ * it recorded one of the copied todo calls (a view changes nothing and is not recorded, so any of them will
+ * do); with no call copied there is nothing to check, and the title and the copies decided. A history that
+ * cannot answer for the point says nothing.
+ */
+export function sourceStateAt(
+  history: ListHistory,
+  point: string | undefined,
+  calls: readonly string[],
+): SourceState | undefined {
+  const at = listAt(history, point === undefined ? undefined : { message: point })
+  if (at.warning !== undefined) return undefined
+  return { list: at.list, knowsCalls: calls.length === 0 || stateAtCall(history, calls) !== undefined }
 }
 
 /** Where a session with no record starts, and what its model's own history shows of the list. */

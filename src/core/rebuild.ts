@@ -14,7 +14,6 @@
  *   an older part differs from it, and the model is told (tracker.ts "carried").
  */
 
-import { taskCount } from "./list.ts"
 import { describeValue, parseSnapshot } from "./parse.ts"
 import { fail, isRecord, ok, type Result } from "./result.ts"
 import { type CarriedList, newerCarried } from "./tui-protocol.ts"
@@ -86,10 +85,4 @@ export function transcriptList(transcript: Transcript, limits: Limits): Transcri
     }
   }
   return skipped.length === 0 ? { kind: "none" } : { kind: "unreadable", skipped }
-}
-
-/** Two lists in normal form are the same list when they say the same, field by field. */
-export function sameList(a: TodoList, b: TodoList): boolean {
-  if (a.length !== b.length || taskCount(a) !== taskCount(b)) return false
-  return JSON.stringify(a) === JSON.stringify(b)
 }

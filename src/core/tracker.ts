@@ -3,6 +3,7 @@
 // The session step (session.ts) turns host events into these events; this module owns the speaking rules.
 
 import type { Config } from "./config.ts"
+import { sameList } from "./history.ts"
 import { hasActionableTask, hasOpenTask } from "./list.ts"
 import type { Access } from "./permission.ts"
 import {
@@ -15,7 +16,6 @@ import {
   preludeText,
   reminderText,
 } from "./prompts.ts"
-import { sameList } from "./rebuild.ts"
 import type { OpName, TodoList } from "./types.ts"
 import { TODO_TOOL } from "./words.ts"
 
