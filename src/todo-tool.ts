@@ -6,6 +6,7 @@ import { z } from "zod"
 import { type Config, limitsOf } from "./core/config.ts"
 import { type ExecuteResult, execute } from "./core/execute.ts"
 import { formatOutcome } from "./core/format.ts"
+import { recordCall } from "./core/history.ts"
 import { ARG_DESCRIPTIONS, TOOL_DESCRIPTION } from "./core/prompts.ts"
 import { todoRefusal } from "./core/session.ts"
 import { listToasts } from "./core/toasts.ts"
@@ -14,6 +15,7 @@ import { OP_NAMES, type OpName, type TodoList } from "./core/types.ts"
 import { TODO_TOOL } from "./core/words.ts"
 import { type Client, showToast } from "./host-output.ts"
 import type { Sessions } from "./server-sessions.ts"
+import { historyOf } from "./store/record.ts"
 import { LIST_BUSY, type Store } from "./store/store.ts"
 
 const itemsField = z.array(z.string())
@@ -64,7 +66,12 @@ export function todoTool(deps: {
         before = current.list
         result = execute(current.list, args, limits)
         changed = result.ok && result.list !== current.list
-        return changed && result.ok ? { ...current, list: result.list } : undefined
+        if (!(changed && result.ok)) return undefined
+        // The call id (in the runtime context, not in the 1.18.33 typings) is what a fork keeps of this call.
+        const callID = (ctx as { callID?: unknown }).callID
+        const anchor = { message: ctx.messageID, callID: typeof callID === "string" ? callID : "" }
+        const step = recordCall(historyOf(current), anchor, result.list)
+        return { ...current, list: step.list, history: step.history }
       })
       // s.stamp stays the one syncFromStore took before this read; our own write moves the
       // stamp, so the next hook reads the record once more instead of missing another writer.

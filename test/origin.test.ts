@@ -217,6 +217,22 @@ describe("a fork", () => {
     ])
   })
 
+  it("the todo tool records its calls by call id, so a source driven through it is found", async () => {
+    const h = await host()
+    h.transcripts.set("ses_src", {
+      info: { id: "ses_src", title: "Fix", time: { created: 1 } },
+      messages: sourceMessages,
+    })
+    const call = (args: unknown, message: string, callID: string) =>
+      h.hooks.tool!.todo!.execute(args as never, { ...h.ctx("ses_src", callID), messageID: message })
+    await call({ list: [{ phase: "Build", items: ["Write parser", "Add tests"] }] }, "m2", "call_m2_0")
+    await h.command("ses_src", 'drop "Add tests"')
+    await call({ op: "done", task: "Write parser" }, "m4", "call_m4_0")
+    forkAtM3(h, "ses_fork")
+    await prompt(h, "ses_fork")
+    expect((await h.store.read("ses_fork")).list).toEqual(EDITED)
+  })
+
   it("two forks of one source each start from it, and stay apart", async () => {
     const h = await host()
     await withSource(h)
