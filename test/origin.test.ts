@@ -233,6 +233,26 @@ describe("a fork", () => {
     expect((await h.store.read("ses_fork")).list).toEqual(EDITED)
   })
 
+  it("a list made only with /todo: no call to match, the title and the copies decide", async () => {
+    const h = await host()
+    const plain = [message("m1", "user", 10), message("m2", "assistant", 11), message("m3", "user", 12)]
+    h.transcripts.set("ses_src", {
+      info: { id: "ses_src", title: "Fix", time: { created: 1 } },
+      messages: plain,
+    })
+    await h.command("ses_src", "append Write the parser")
+    const copies = plain.slice(0, 2).map((m, i) => ({ ...m, info: { ...m.info, id: `c${i}` } }))
+    h.transcripts.set("ses_fork", {
+      info: { id: "ses_fork", title: "Fix (fork #1)", time: { created: 20 } },
+      messages: copies,
+    })
+    const told = await prompt(h, "ses_fork")
+    expect((await h.store.read("ses_fork")).list).toEqual([
+      phase("Tasks", task("Write the parser", "in_progress")),
+    ])
+    expect(told).toHaveLength(1)
+  })
+
   it("two forks of one source each start from it, and stay apart", async () => {
     const h = await host()
     await withSource(h)
