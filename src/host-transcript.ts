@@ -2,9 +2,9 @@
 // the core's Transcript values (core/rebuild.ts, core/fork.ts). Host shapes are read defensively: a message
 // without an id is left out, a field of the wrong type reads as absent, and nothing here throws.
 
-import type { Transcript, TranscriptMessage } from "./core/rebuild.ts"
+import type { PartList, Transcript, TranscriptMessage } from "./core/rebuild.ts"
 import { isRecord } from "./core/result.ts"
-import { type CarriedList, partCarriedList } from "./core/tui-protocol.ts"
+import { partCarriedList } from "./core/tui-protocol.ts"
 import { TODO_TOOL } from "./core/words.ts"
 
 function message(raw: unknown): TranscriptMessage | undefined {
@@ -14,12 +14,15 @@ function message(raw: unknown): TranscriptMessage | undefined {
   const time = isRecord(info.time) ? info.time : {}
   const parts = Array.isArray(raw.parts) ? raw.parts : []
   const calls: string[] = []
-  const lists: CarriedList[] = []
+  const lists: PartList[] = []
   for (const part of parts) {
-    if (isRecord(part) && part.type === "tool" && part.tool === TODO_TOOL && typeof part.callID === "string")
-      calls.push(part.callID)
+    const callID =
+      isRecord(part) && part.type === "tool" && part.tool === TODO_TOOL && typeof part.callID === "string"
+        ? part.callID
+        : undefined
+    if (callID !== undefined) calls.push(callID)
     const carried = partCarriedList(part)
-    if (carried !== undefined) lists.push(carried)
+    if (carried !== undefined) lists.push(callID === undefined ? carried : { ...carried, callID })
   }
   return {
     id: info.id,

@@ -5,7 +5,6 @@
 
 import {
   type Candidate,
-  copiedCalls,
   copiedCount,
   matchSource,
   type Origin,
@@ -31,11 +30,12 @@ export const SOURCE_CANDIDATES_MAX = 5
 
 export type FindOrigin = (sessionID: string) => Promise<Origin | undefined>
 
-/** What the source's record says at the fork point; undefined when it cannot say (no record, no history). */
+/** What the source's record says at the fork point (see core/fork.ts sourceStateAt); undefined when it cannot say. */
 export type SourceAt = (
   snapshot: Snapshot,
-  point: string | undefined,
-  calls: readonly string[],
+  source: Transcript,
+  fork: Transcript,
+  copied: number,
 ) => SourceState | undefined
 
 const LATE = Symbol("late")
@@ -103,7 +103,8 @@ export function originFinder(deps: {
       if (listed === LATE) return tooSlow()
       const sessions = (Array.isArray(listed) ? listed : []).flatMap((raw) => decodeSessionInfo(raw) ?? [])
       const firstCopied = transcript[0]!.created!
-      const ids = pickCandidates(sessions, { id, title, firstCopied }, SOURCE_CANDIDATES_MAX)
+      const fork = { id, title, created: info!.created!, firstCopied }
+      const ids = pickCandidates(sessions, fork, SOURCE_CANDIDATES_MAX)
       const candidates: Candidate[] = []
       for (const candidate of ids) {
         const messages = await ask(() => client.session.messages({ path: { id: candidate } }) as never)
@@ -111,8 +112,9 @@ export function originFinder(deps: {
         candidates.push({ id: candidate, messages: decodeTranscript(messages) as Transcript })
       }
       match = matchSource(transcript, copied, candidates)
-      if (match.kind === "found")
-        source = sourceAt(await store.read(match.sourceID), match.point, copiedCalls(transcript, copied))
+      const sourceID = match.kind === "found" ? match.sourceID : undefined
+      const found = candidates.find((c) => c.id === sourceID)
+      if (found) source = sourceAt(await store.read(found.id), found.messages, transcript, copied)
     }
 
     const origin = originOf(history, match, source)
@@ -133,5 +135,5 @@ export function originFinder(deps: {
 }
 
 /** The source's list at the fork point, from the anchored history its record keeps. */
-export const sourceAtFork: SourceAt = (snapshot, point, calls) =>
-  sourceStateAt(historyOf(snapshot), point, calls)
+export const sourceAtFork: SourceAt = (snapshot, source, fork, copied) =>
+  sourceStateAt(historyOf(snapshot), source, fork, copied)

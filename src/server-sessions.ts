@@ -5,7 +5,6 @@
 import { type EditNote, isEditNote } from "./actions.ts"
 import type { AgentRulesSource } from "./agent-rules.ts"
 import type { Config } from "./core/config.ts"
-import { historyFrom } from "./core/history.ts"
 import { type Access, decodeRules } from "./core/permission.ts"
 import {
   type HostEvent,
@@ -129,8 +128,7 @@ export function trackSessions(deps: {
     let started = false
     const snapshot = await store.update(id, (current) => {
       started = current.revision === 0
-      // The list it starts from is its history's base: an undo in it never goes back past it.
-      return started ? { ...current, list: origin.list, history: historyFrom(origin.list) } : undefined
+      return started ? { ...current, list: origin.list, history: origin.history } : undefined
     })
     return { snapshot, carried: started && !snapshot.busy ? { shown: origin.shown } : undefined }
   }

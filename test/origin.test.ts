@@ -219,18 +219,46 @@ describe("a fork", () => {
 
   it("the todo tool records its calls by call id, so a source driven through it is found", async () => {
     const h = await host()
-    h.transcripts.set("ses_src", {
-      info: { id: "ses_src", title: "Fix", time: { created: 1 } },
-      messages: sourceMessages,
-    })
     const call = (args: unknown, message: string, callID: string) =>
       h.hooks.tool!.todo!.execute(args as never, { ...h.ctx("ses_src", callID), messageID: message })
     await call({ list: [{ phase: "Build", items: ["Write parser", "Add tests"] }] }, "m2", "call_m2_0")
     await h.command("ses_src", 'drop "Add tests"')
     await call({ op: "done", task: "Write parser" }, "m4", "call_m4_0")
+    h.transcripts.set("ses_src", {
+      info: { id: "ses_src", title: "Fix", time: { created: 1 } },
+      messages: sourceMessages,
+    })
     forkAtM3(h, "ses_fork")
     await prompt(h, "ses_fork")
     expect((await h.store.read("ses_fork")).list).toEqual(EDITED)
+  })
+
+  it("a fork of a fork: the first fork's history holds the copied calls, so the second finds it", async () => {
+    const h = await host()
+    await withSource(h)
+    forkAtM3(h, "ses_f1")
+    await prompt(h, "ses_f1")
+    await h.hooks.tool!.todo!.execute({ op: "done", task: "Write parser" } as never, {
+      ...h.ctx("ses_f1", "call_n2_0"),
+      messageID: "ses_f1_n2",
+    })
+    await h.command("ses_f1", "append Ship it")
+    const f1 = h.transcripts.get("ses_f1")!
+    const copied = f1.messages.slice(0, 2) as ReturnType<typeof message>[]
+    const f1Messages = [
+      ...copied,
+      message("ses_f1_n1", "user", 25),
+      message("ses_f1_n2", "assistant", 26, [LATER]),
+    ]
+    h.transcripts.set("ses_f1", { ...f1, messages: f1Messages })
+    // Ids ascend as the host's do. Forked at its first own message: the copies hold only the call the first fork copied from the source.
+    h.transcripts.set("ses_f2", {
+      info: { id: "ses_f2", title: "Fix (fork #2)", time: { created: 40 } },
+      messages: copied.map((m, i) => ({ ...m, info: { ...m.info, id: `f2_${i}` } })),
+    })
+    await prompt(h, "ses_f2")
+    expect((await h.store.read("ses_f2")).list).toEqual(EDITED)
+    expect(h.logs.filter((l) => l.includes('"ses_f2" was started from session "ses_f1"'))).toHaveLength(1)
   })
 
   it("a list made only with /todo: no call to match, the title and the copies decide", async () => {

@@ -12,7 +12,7 @@ import {
   sourceStateAt,
   sourceTitle,
 } from "../src/core/fork.ts"
-import { historyFrom, recordCall, recordEdit, sameList } from "../src/core/history.ts"
+import { historyFrom, listAt, recordCall, recordEdit, sameList, stateAtCall } from "../src/core/history.ts"
 import { readCarried, type TranscriptMessage, transcriptList } from "../src/core/rebuild.ts"
 import { normalize } from "../src/core/reducers.ts"
 import { CARRIED_LIST_VERSION } from "../src/core/tui-protocol.ts"
@@ -44,7 +44,7 @@ describe("the list a conversation carries", () => {
       [msg("m1", { lists: [OPEN_SAMPLE] }), msg("m2", { lists: [[], LATER] })],
       DEFAULT_LIMITS,
     )
-    expect(got).toEqual({ kind: "found", list: LATER, shown: LATER, skipped: [] })
+    expect(got).toMatchObject({ kind: "found", list: LATER, shown: LATER, skipped: [] })
   })
 
   test("a list of a newer format is passed over: the older list stands in, and the model was shown another", () => {
@@ -185,17 +185,19 @@ describe("a fork's source", () => {
     expect(copiedCalls([...copies, msg("n1", { calls: ["call_7"] })], 2)).toEqual(["call_1"])
   })
 
-  test("candidates: the source title exactly, created before the first copy, the latest first, at most max", () => {
+  test("candidates: the source title exactly, created before the fork, closest to the first copy first, at most max", () => {
     const listed = [
       { id: "old", title: "Fix", created: 1 },
-      { id: "fork", title: "Fix", created: 2 },
-      { id: "near", title: "Fix", created: 5 },
+      { id: "fork", title: "Fix", created: 30 },
+      { id: "near", title: "Fix", created: 9 },
+      { id: "forked-later", title: "Fix", created: 14 },
       { id: "other", title: "Fix it", created: 6 },
-      { id: "later", title: "Fix", created: 11 },
+      { id: "after", title: "Fix", created: 31 },
       { id: "untimed", title: "Fix", created: undefined },
     ]
-    expect(pickCandidates(listed, { id: "fork", title: "Fix", firstCopied: 10 }, 5)).toEqual(["near", "old"])
-    expect(pickCandidates(listed, { id: "fork", title: "Fix", firstCopied: 10 }, 1)).toEqual(["near"])
+    const fork = { id: "fork", title: "Fix", created: 30, firstCopied: 10 }
+    expect(pickCandidates(listed, fork, 5)).toEqual(["near", "forked-later", "old"])
+    expect(pickCandidates(listed, fork, 1)).toEqual(["near"])
   })
 
   test("no copy, no fitting candidate, or two that fit: not decided", () => {
@@ -221,36 +223,61 @@ describe("the source's list at the fork point, from its anchored history", () =>
   h = recordEdit(h, { after: "m2" }, EDITED).history
   h = recordCall(h, { message: "m4", callID: "call_2" }, LATER).history
 
+  const source = [
+    msg("m1", { role: "user" }),
+    msg("m2", { calls: ["call_1"] }),
+    msg("m3", { role: "user" }),
+    msg("m4", { calls: ["call_2"] }),
+  ]
+  const copies = (n: number, calls = ["call_1"]) =>
+    source.slice(0, n).map((m, i) => ({ ...m, id: `c${i + 1}`, calls: m.calls.length > 0 ? calls : [] }))
+
   test("strictly before the fork point, a user edit made before it included", () => {
-    expect(sourceStateAt(h, "m3", ["call_1"])).toEqual({ list: EDITED, knowsCalls: true })
-    expect(sourceStateAt(h, undefined, ["call_1", "call_2"])).toEqual({ list: LATER, knowsCalls: true })
+    expect(sourceStateAt(h, source, copies(2), 2)).toMatchObject({ list: EDITED, knowsCalls: true, base: [] })
+    expect(sourceStateAt(h, source, copies(4), 4)).toMatchObject({ list: LATER, knowsCalls: true })
+  })
+
+  test("the lists after each copied message, anchored at the copies: the fork's own history", () => {
+    const state = sourceStateAt(h, source, copies(2), 2)!
+    expect(state.reached).toEqual([
+      { message: "c1", list: [] },
+      { message: "c2", callID: "call_1", list: EDITED },
+    ])
+    const started = originOf({ kind: "none" }, { kind: "found", sourceID: "s", point: "m3" }, state)!.history
+    expect(listAt(started, { message: "c2" }).list).toEqual([])
+    expect(listAt(started).list).toEqual(EDITED)
+    expect(stateAtCall(started, ["call_1"])?.after).toEqual(EDITED)
   })
 
   test("a history that recorded none of the copied calls is not the copies' source", () => {
-    expect(sourceStateAt(h, "m3", ["call_other"])?.knowsCalls).toBe(false)
-    expect(sourceStateAt(historyFrom(LATER), "m3", ["call_1"])?.knowsCalls).toBe(false)
+    expect(sourceStateAt(h, source, copies(2, ["call_other"]), 2)?.knowsCalls).toBe(false)
+    expect(sourceStateAt(historyFrom(LATER), source, copies(2), 2)?.knowsCalls).toBe(false)
   })
 
-  test("no call copied: nothing to check", () => {
-    expect(sourceStateAt(h, "m3", [])).toEqual({ list: EDITED, knowsCalls: true })
+  test("no call copied: nothing to check; nothing copied: nothing to say", () => {
+    expect(sourceStateAt(h, source, copies(1), 1)).toMatchObject({ list: [], knowsCalls: true })
+    expect(sourceStateAt(h, source, [], 0)).toBeUndefined()
   })
 })
 
 describe("where a session with no record starts", () => {
   const found = transcriptList([msg("m1", { lists: [OPEN_SAMPLE] })], DEFAULT_LIMITS)
   const forked: SourceMatch = { kind: "found", sourceID: "ses_src", point: "m3" }
+  const known = {
+    list: LATER,
+    knowsCalls: true,
+    base: [],
+    reached: [{ message: "c2", callID: "call_1", list: LATER }],
+  }
 
   test("a matched fork whose source knows the copied calls starts from the source's list at the fork point", () => {
-    expect(originOf(found, forked, { list: LATER, knowsCalls: true })).toEqual({
-      list: LATER,
-      shown: OPEN_SAMPLE,
-      from: "source",
-      notes: [],
-    })
+    const origin = originOf(found, forked, known)
+    expect(origin).toMatchObject({ list: LATER, shown: OPEN_SAMPLE, from: "source", notes: [] })
+    expect(listAt(origin!.history).list).toEqual(LATER)
   })
 
   test("a source that lacks the copied calls, or has no history, leaves the fork its own conversation's list", () => {
-    expect(originOf(found, forked, { list: LATER, knowsCalls: false })).toMatchObject({
+    expect(originOf(found, forked, { ...known, knowsCalls: false })).toMatchObject({
       list: OPEN_SAMPLE,
       from: "transcript",
       notes: [expect.stringMatching(/lacks the copied todo calls/)],
@@ -266,7 +293,7 @@ describe("where a session with no record starts", () => {
   })
 
   test("a fork of a list made only with /todo: the source's list, shown to the model as none", () => {
-    expect(originOf({ kind: "none" }, forked, { list: LATER, knowsCalls: true })).toEqual({
+    expect(originOf({ kind: "none" }, forked, known)).toMatchObject({
       list: LATER,
       shown: [],
       from: "source",
@@ -274,9 +301,23 @@ describe("where a session with no record starts", () => {
     })
   })
 
+  test("rebuilt from the conversation: its history holds each list where the conversation reached it", () => {
+    const transcript = [
+      msg("m1", { role: "user" }),
+      { ...msg("m2"), calls: ["call_1"], lists: [{ list: OPEN_SAMPLE, version: 1, callID: "call_1" }] },
+      msg("m3", { role: "user" }),
+      { ...msg("m4"), calls: ["call_2"], lists: [{ list: LATER, version: 1, callID: "call_2" }] },
+    ]
+    const origin = originOf(transcriptList(transcript, DEFAULT_LIMITS), { kind: "none" }, undefined)!
+    expect(origin.list).toEqual(LATER)
+    expect(listAt(origin.history, { message: "m3" }).list).toEqual(OPEN_SAMPLE)
+    expect(listAt(origin.history, { message: "m2" }).list).toEqual([])
+    expect(stateAtCall(origin.history, ["call_2"])?.before).toEqual(OPEN_SAMPLE)
+  })
+
   test("nothing to go on: empty as any new session; unreadable lists: an empty list the model is told of", () => {
     expect(originOf({ kind: "none" }, { kind: "none" }, undefined)).toBeUndefined()
-    expect(originOf({ kind: "unreadable", skipped: ["x"] }, { kind: "none" }, undefined)).toEqual({
+    expect(originOf({ kind: "unreadable", skipped: ["x"] }, { kind: "none" }, undefined)).toMatchObject({
       list: [],
       shown: null,
       from: "transcript",

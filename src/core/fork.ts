@@ -16,8 +16,14 @@
  *   fork then starts from its own conversation (rebuild.ts), never from a guess.
  */
 
-import { type ListHistory, listAt, stateAtCall } from "./history.ts"
-import type { Transcript, TranscriptList, TranscriptMessage } from "./rebuild.ts"
+import { historyFrom, type ListHistory, listAt, stateAtCall } from "./history.ts"
+import {
+  historyReaching,
+  type Reached,
+  type Transcript,
+  type TranscriptList,
+  type TranscriptMessage,
+} from "./rebuild.ts"
 import type { TodoList } from "./types.ts"
 
 const FORK_TITLE = /^(.+) \(fork #(\d+)\)$/
@@ -53,23 +59,26 @@ export interface ListedSession {
 
 /**
  * The sessions worth reading as the fork's source, likeliest first, at most `max`: the source title exactly,
- * created before the first copied message was written (a session exists before its messages), the latest
- * created first (a source's first message follows its creation closely).
+ * created before the fork, the ones created closest to the first copied message first (a session is created
+ * just before its first message; a fork of a fork, after its copies were first written).
  */
 export function pickCandidates(
   listed: readonly ListedSession[],
-  fork: { readonly id: string; readonly title: string; readonly firstCopied: number },
+  fork: {
+    readonly id: string
+    readonly title: string
+    readonly created: number
+    readonly firstCopied: number
+  },
   max: number,
 ): string[] {
+  const distance = (s: ListedSession) => Math.abs(s.created! - fork.firstCopied)
   return listed
     .filter(
       (s) =>
-        s.id !== fork.id &&
-        s.title === fork.title &&
-        s.created !== undefined &&
-        s.created <= fork.firstCopied,
+        s.id !== fork.id && s.title === fork.title && s.created !== undefined && s.created < fork.created,
     )
-    .sort((a, b) => b.created! - a.created!)
+    .sort((a, b) => distance(a) - distance(b))
     .slice(0, max)
     .map((s) => s.id)
 }
@@ -107,29 +116,60 @@ export function copiedCalls(fork: Transcript, copied: number): string[] {
 export interface SourceState {
   /** The source's list strictly before the fork point, from its anchored history. */
   readonly list: TodoList
-  /** Every todo call the copies hold is one the source's history recorded: the record is the one they came from. */
+  /** The source's history recorded a copied todo call: the record is the one the copies came from. */
   readonly knowsCalls: boolean
+  /** The source's list before the first copied message. */
+  readonly base: TodoList
+  /** The source's list after each copied message, anchored at its copy: the fork's history. */
+  readonly reached: readonly Reached[]
 }
 
 /**
- * What the source's anchored history says at the fork point. The record is the one the copies came from when
- * it recorded one of the copied todo calls (a view changes nothing and is not recorded, so any of them will
- * do); with no call copied there is nothing to check, and the title and the copies decided. A history that
- * cannot answer for the point says nothing.
+ * What the source's anchored history says at the fork point, the source being `source` (its messages) and
+ * the fork's first `copied` messages its copies. The record is the one the copies came from when it recorded
+ * one of the copied todo calls (a view changes nothing and is not recorded, so any of them will do); with no
+ * call copied there is nothing to check, and the title and the copies decided. A history that cannot answer
+ * for a point says nothing.
  */
 export function sourceStateAt(
   history: ListHistory,
-  point: string | undefined,
-  calls: readonly string[],
+  source: Transcript,
+  fork: Transcript,
+  copied: number,
 ): SourceState | undefined {
-  const at = listAt(history, point === undefined ? undefined : { message: point })
-  if (at.warning !== undefined) return undefined
-  return { list: at.list, knowsCalls: calls.length === 0 || stateAtCall(history, calls) !== undefined }
+  if (copied === 0 || source.length < copied) return undefined
+  const before = (index: number) => {
+    const message = source[index]?.id
+    return listAt(history, message === undefined ? undefined : { message })
+  }
+  const at = before(copied)
+  const base = before(0)
+  if (at.warning !== undefined || base.warning !== undefined) return undefined
+  const reached: Reached[] = []
+  for (let i = 0; i < copied; i++) {
+    const after = before(i + 1)
+    if (after.warning !== undefined) return undefined
+    const callID = fork[i]!.calls.at(-1)
+    reached.push(
+      callID === undefined
+        ? { message: fork[i]!.id, list: after.list }
+        : { message: fork[i]!.id, callID, list: after.list },
+    )
+  }
+  const calls = copiedCalls(fork, copied)
+  return {
+    list: at.list,
+    knowsCalls: calls.length === 0 || stateAtCall(history, calls) !== undefined,
+    base: base.list,
+    reached,
+  }
 }
 
 /** Where a session with no record starts, and what its model's own history shows of the list. */
 export interface Origin {
   readonly list: TodoList
+  /** Its record's history: the lists its conversation reached, anchored at its own messages, ending in `list`. */
+  readonly history: ListHistory
   /** The list the newest carrying part of its history shows; [] when none does, null when that part cannot be read. */
   readonly shown: TodoList | null
   readonly from: "source" | "transcript"
@@ -152,14 +192,21 @@ export function originOf(
   if (match.kind === "ambiguous")
     notes.push(`the fork matches ${match.ids.length} sessions, so it starts from its own conversation`)
   if (match.kind === "found") {
-    if (source?.knowsCalls) return { list: source.list, shown, from: "source", notes }
+    if (source?.knowsCalls) {
+      const started = historyReaching(source.base, source.reached, source.list)
+      return { list: source.list, history: started, shown, from: "source", notes }
+    }
     notes.push(
       source === undefined
         ? "the session it was forked from has no readable history here, so it starts from its own conversation"
         : "the history of the session it was forked from lacks the copied todo calls, so it starts from its own conversation",
     )
   }
-  if (history.kind === "found") return { list: history.list, shown, from: "transcript", notes }
-  if (history.kind === "unreadable") return { list: [], shown: null, from: "transcript", notes }
+  if (history.kind === "found") {
+    const started = historyReaching([], history.reached, history.list)
+    return { list: history.list, history: started, shown, from: "transcript", notes }
+  }
+  if (history.kind === "unreadable")
+    return { list: [], history: historyFrom([]), shown: null, from: "transcript", notes }
   return undefined
 }

@@ -14,11 +14,17 @@
  *   an older part differs from it, and the model is told (tracker.ts "carried").
  */
 
+import { currentList, historyFrom, type ListHistory, recordCall, recordEdit, sameList } from "./history.ts"
 import { describeValue, parseSnapshot } from "./parse.ts"
 import { fail, isRecord, ok, type Result } from "./result.ts"
 import { type CarriedList, newerCarried } from "./tui-protocol.ts"
 import type { Limits, TodoList } from "./types.ts"
 import { hostileText, preview } from "./words.ts"
+
+/** A list a part carries, and the call id of the todo call whose result it is (none for a /todo reply). */
+export interface PartList extends CarriedList {
+  readonly callID?: string
+}
 
 /** One message of a session's history, as the adapter decodes it from the host. */
 export interface TranscriptMessage {
@@ -29,7 +35,7 @@ export interface TranscriptMessage {
   /** The call ids of its `todo` tool parts, in order. */
   readonly calls: readonly string[]
   /** The lists its parts carry, in part order. */
-  readonly lists: readonly CarriedList[]
+  readonly lists: readonly PartList[]
 }
 
 export type Transcript = readonly TranscriptMessage[]
@@ -44,6 +50,8 @@ export type TranscriptList =
       readonly shown: TodoList | null
       /** Why newer carried lists were passed over, one line each. */
       readonly skipped: readonly string[]
+      /** The lists the conversation reached, oldest first, ending with `list`: the new record's history. */
+      readonly reached: readonly Reached[]
     }
   /** Lists are carried, and none can be read. */
   | { readonly kind: "unreadable"; readonly skipped: readonly string[] }
@@ -71,6 +79,13 @@ export function readCarried(carried: CarriedList, limits: Limits): Result<TodoLi
   return ok(parsed.value)
 }
 
+/** A list the conversation reached at a message: after its todo call `callID`, or after the message. */
+export interface Reached {
+  readonly message: string
+  readonly callID?: string
+  readonly list: TodoList
+}
+
 /** The list the transcript carries last that can be read, and what the model's history shows. */
 export function transcriptList(transcript: Transcript, limits: Limits): TranscriptList {
   const skipped: string[] = []
@@ -79,10 +94,52 @@ export function transcriptList(transcript: Transcript, limits: Limits): Transcri
     const lists = transcript[m]!.lists
     for (let p = lists.length - 1; p >= 0; p--) {
       const read = readCarried(lists[p]!, limits)
-      if (read.ok) return { kind: "found", list: read.value, shown: newest ? read.value : null, skipped }
+      if (read.ok) {
+        const reached = [...reachedBefore(transcript, m, limits), at(transcript[m]!, lists[p]!, read.value)]
+        return { kind: "found", list: read.value, shown: newest ? read.value : null, skipped, reached }
+      }
       newest = false
       skipped.push(`message ${m + 1}: ${read.error}`)
     }
   }
   return skipped.length === 0 ? { kind: "none" } : { kind: "unreadable", skipped }
+}
+
+function at(message: TranscriptMessage, part: PartList, list: TodoList): Reached {
+  return part.callID === undefined
+    ? { message: message.id, list }
+    : { message: message.id, callID: part.callID, list }
+}
+
+/** The last readable list of each message before `end`, oldest first. */
+function reachedBefore(transcript: Transcript, end: number, limits: Limits): Reached[] {
+  const reached: Reached[] = []
+  for (let m = 0; m < end; m++) {
+    const lists = transcript[m]!.lists
+    for (let p = lists.length - 1; p >= 0; p--) {
+      const read = readCarried(lists[p]!, limits)
+      if (!read.ok) continue
+      reached.push(at(transcript[m]!, lists[p]!, read.value))
+      break
+    }
+  }
+  return reached
+}
+
+/**
+ * The history a session started from elsewhere begins with: `base`, then each list reached, anchored where
+ * it was reached, ending with `final`. An undo into the copied conversation then finds the list as it was
+ * there, and a fork of this session finds the copied calls.
+ */
+export function historyReaching(base: TodoList, reached: readonly Reached[], final: TodoList): ListHistory {
+  let h = historyFrom(base)
+  for (const r of reached) {
+    if (sameList(currentList(h), r.list)) continue
+    const step =
+      r.callID === undefined
+        ? recordEdit(h, { after: r.message }, r.list)
+        : recordCall(h, { message: r.message, callID: r.callID }, r.list)
+    h = step.history
+  }
+  return sameList(currentList(h), final) ? h : recordEdit(h, {}, final).history
 }
