@@ -15,6 +15,7 @@ import {
   sourceStateAt,
   sourceTitle,
 } from "./core/fork.ts"
+import { taskCount } from "./core/list.ts"
 import { type Transcript, transcriptList } from "./core/rebuild.ts"
 import type { Limits } from "./core/types.ts"
 import { neutralize, preview } from "./core/words.ts"
@@ -53,10 +54,8 @@ export function originFinder(deps: {
 
   return async (id) => {
     const deadline = Date.now() + budget
-    /** The host's answer's data, or LATE past the deadline; a failed request reads as no data. */
-    async function ask<T>(
-      request: () => Promise<{ data?: T } | undefined>,
-    ): Promise<T | undefined | typeof LATE> {
+    /** What `work` gives, or LATE past the deadline; a failure reads as undefined. */
+    async function within<T>(work: () => Promise<T>): Promise<T | undefined | typeof LATE> {
       let timer: ReturnType<typeof setTimeout> | undefined
       const late = new Promise<typeof LATE>((resolve) => {
         timer = setTimeout(() => resolve(LATE), Math.max(0, deadline - Date.now()))
@@ -64,8 +63,7 @@ export function originFinder(deps: {
       try {
         return await Promise.race([
           Promise.resolve()
-            .then(request)
-            .then((answer) => answer?.data)
+            .then(work)
             .catch(() => undefined),
           late,
         ])
@@ -73,6 +71,9 @@ export function originFinder(deps: {
         clearTimeout(timer)
       }
     }
+    /** The data of the host's answer, within the budget. */
+    const ask = <T>(request: () => Promise<{ data?: T } | undefined>) =>
+      within(async () => (await request())?.data)
     const label = JSON.stringify(preview(id, 40))
     const tooSlow = () => {
       log(
@@ -114,21 +115,25 @@ export function originFinder(deps: {
       match = matchSource(transcript, copied, candidates)
       const sourceID = match.kind === "found" ? match.sourceID : undefined
       const found = candidates.find((c) => c.id === sourceID)
-      if (found) source = sourceAt(await store.read(found.id), found.messages, transcript, copied)
+      const record = found ? await within(() => store.read(found.id)) : undefined
+      if (record === LATE) return tooSlow()
+      if (found && record) source = sourceAt(record, found.messages, transcript, copied)
     }
 
     const origin = originOf(history, match, source)
     if (origin === undefined) return undefined
-    const tasks = origin.list.reduce((n, phase) => n + phase.tasks.length, 0)
+    const tasks = taskCount(origin.list)
     const from =
       origin.from === "source" && match.kind === "found"
         ? `from session ${JSON.stringify(preview(match.sourceID, 40))}, the session it was forked from, as it was at the fork point`
-        : "from the last todo list its conversation shows"
+        : history.kind === "found"
+          ? "from the last todo list its conversation shows"
+          : "empty, as no todo list its conversation shows can be read"
     // The notes quote texts from the transcript: data from outside, escaped for the log.
     const notes = origin.notes.length > 0 ? ` (${neutralize(origin.notes.join("; "))})` : ""
     log(
       origin.notes.length > 0 ? "warn" : "info",
-      `The todo list of session ${label} was started ${from}: ${tasks} ${tasks === 1 ? "task" : "tasks"}${notes}.`,
+      `The todo list of session ${label} was started ${from}${tasks === 0 ? "" : `: ${tasks} ${tasks === 1 ? "task" : "tasks"}`}${notes}.`,
     )
     return origin
   }

@@ -111,6 +111,20 @@ describe("a session met with no record", () => {
     expect(logged[0]).not.toContain("\u001b")
   })
 
+  it("no carried list can be read: an empty list, the model told so once, the log says why", async () => {
+    const h = await host()
+    h.transcripts.set("ses_none", {
+      info: { id: "ses_none", title: "t", time: { created: 1 } },
+      messages: [message("m1", "assistant", 10, [{ not: "a list" }])],
+    })
+    const told = await prompt(h, "ses_none")
+    expect((await h.store.read("ses_none")).list).toEqual([])
+    expect(told[0]).toContain("The list is empty.")
+    expect(h.logs.filter((l) => l.includes("ses_none"))).toEqual([
+      'warn: The todo list of session "ses_none" was started empty, as no todo list its conversation shows can be read (message 1: the list is an object, not an array of phases).',
+    ])
+  })
+
   it("a record wins: a session already stored here is not rebuilt", async () => {
     const h = await host()
     await h.call("ses_kept", { list: [{ phase: "Mine", items: ["Keep me"] }] })
