@@ -13,7 +13,14 @@ import { proveSteering } from "./lib/prompt-steering.mjs"
 import { createReport } from "./lib/report.mjs"
 import { decide, PLAN, scenarioOf, TASKS } from "./lib/scenarios.mjs"
 import { forkScenarios, proveFork, proveImport } from "./lib/smoke-fork.mjs"
-import { AGENTS, proveAsk, proveDeniedAgent, proveStubs, speakingScenarios } from "./lib/smoke-speaking.mjs"
+import {
+  AGENTS,
+  proveAsk,
+  proveDeniedAgent,
+  proveResultStubs,
+  proveStubs,
+  speakingScenarios,
+} from "./lib/smoke-speaking.mjs"
 import { sleep, waitQuiet } from "./lib/wait.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
@@ -202,6 +209,9 @@ try {
     stubbed += stubs.stubbed
     stubRequests += stubs.requests
   }
+  const results = proveResultStubs(ctx9, "progress", "progress")
+  saved += results.saved
+  stubbed += results.stubbed
   console.log(
     `   stubs saved ${saved} characters over ${stubRequests} requests of the progress, stall and nudge scenarios (${stubbed} stubs); section took ${((Date.now() - t9) / 1000).toFixed(1)}s`,
   )

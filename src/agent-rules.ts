@@ -3,6 +3,7 @@
 
 import { type AgentRules, decodeAgentRules } from "./core/permission.ts"
 import type { Client, Log } from "./host-output.ts"
+import { withinMs } from "./host-wait.ts"
 
 // How long a prompt waits for the rules the first time; after that they are read in the background.
 const AGENTS_WAIT_MS = 2_000
@@ -43,12 +44,7 @@ export function agentRulesSource(client: Client, log: Log): AgentRulesSource {
     current: () => agents,
     awaitBriefly() {
       if (loading !== undefined) return Promise.resolve()
-      let timer: ReturnType<typeof setTimeout> | undefined
-      const waited = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, AGENTS_WAIT_MS)
-        timer.unref?.()
-      })
-      return Promise.race([load(), waited]).finally(() => clearTimeout(timer))
+      return withinMs(load(), AGENTS_WAIT_MS).then(() => {})
     },
   }
 }

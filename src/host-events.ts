@@ -1,11 +1,12 @@
 // Decodes what the OpenCode 1.18 host sends into the core's HostEvent values: bus events, message parts and
-// who a prompt went to. Host shapes are read defensively: an event the session step does not use is ignored,
-// one it uses that lacks a field it needs is reported as malformed, and nothing here throws.
+// who a prompt went to; and writes the stale rule's stubs (core/stale.ts) into a request's parts. Host
+// shapes are read defensively: an event the session step does not use is ignored, one it uses that lacks a
+// field it needs is reported as malformed, and nothing here throws.
 
 import { decodeRules } from "./core/permission.ts"
 import { isRecord } from "./core/result.ts"
 import type { HostEvent, ModelRef, UserRef } from "./core/session.ts"
-import type { History, HistoryMessage, HistoryPart } from "./core/stale.ts"
+import { type History, type HistoryMessage, type HistoryPart, type PartRef, stubText } from "./core/stale.ts"
 import type { MessagePart } from "./core/tracker.ts"
 import { COMMAND_PART_KEY } from "./core/tui-protocol.ts"
 
@@ -171,5 +172,25 @@ export function historyOf(messages: readonly { info: unknown; parts: readonly un
         parts: Array.isArray(message?.parts) ? message.parts.map(historyPart) : [],
       }
     },
+  }
+}
+
+/**
+ * Puts each stubbed part's stub in place of its text (our notices) or its output (todo results), in place:
+ * the host builds the request from these parts and never writes them back (the stored part keeps its text).
+ * The host loads every request's parts afresh, so each stub is written again each time: one lookup per
+ * stubbed part, well under a microsecond each.
+ */
+export function applyStubs(
+  messages: readonly { parts: readonly unknown[] }[],
+  refs: readonly PartRef[],
+): void {
+  for (const ref of refs) {
+    const part = messages[ref.index]?.parts.find((p) => isRecord(p) && p.id === ref.partID)
+    if (!isRecord(part)) continue
+    if (ref.kind === "notice") {
+      if (part.type === "text") part.text = stubText(ref.kind)
+    } else if (part.type === "tool" && isRecord(part.state) && part.state.status === "completed")
+      part.state.output = stubText(ref.kind)
   }
 }

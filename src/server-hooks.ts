@@ -12,12 +12,12 @@ import { COMMAND_DESCRIPTION } from "./core/command.ts"
 import { type Config, limitsOf, STORED_LIMITS } from "./core/config.ts"
 import { type PromptFamily, steeringOn, steerSystemPrompt } from "./core/host-prompt.ts"
 import { parseSnapshot } from "./core/parse.ts"
-import { commandReplyText, STALE_STUB } from "./core/prompts.ts"
+import { commandReplyText } from "./core/prompts.ts"
 import type { HostEvent, SessionAction } from "./core/session.ts"
 import { stepStubs } from "./core/stale.ts"
 import { CARRIED_LIST_VERSION, COMMAND_PART_KEY } from "./core/tui-protocol.ts"
 import { TODO_TOOL } from "./core/words.ts"
-import { decodeBusEvent, decodeParts, decodeTools, decodeUser, historyOf } from "./host-events.ts"
+import { applyStubs, decodeBusEvent, decodeParts, decodeTools, decodeUser, historyOf } from "./host-events.ts"
 import { makeLogger, showToast } from "./host-output.ts"
 import { todoDir } from "./paths.ts"
 import { originFinder, sourceAtFork } from "./server-origin.ts"
@@ -130,13 +130,10 @@ export const server: Plugin = async (input, options) => {
       if (!lastMessage || !sessionID) return
       const s = sessions.get(sessionID)
       await syncFromStore(s)
-      // Our stored messages that a later todo update made stale go out as a one-line stub (request only).
+      // Our stale notices and superseded todo results go out as a one-line stub (request only).
       const stubs = stepStubs(s.state.stubs, historyOf(output.messages))
       if (stubs !== s.state.stubs) s.state = { ...s.state, stubs }
-      for (const ref of s.state.stubs.stale) {
-        const part = output.messages[ref.index]?.parts.find((p) => p.id === ref.partID)
-        if (part?.type === "text") part.text = STALE_STUB
-      }
+      applyStubs(output.messages, stubs.stale)
       const text = joined(await step(s, { type: "model.request" }), "inject")
       if (!text) return
       const info = lastMessage.info as { id: string; role: string }

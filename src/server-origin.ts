@@ -21,6 +21,7 @@ import type { Limits } from "./core/types.ts"
 import { neutralize, preview } from "./core/words.ts"
 import type { Client, Log } from "./host-output.ts"
 import { decodeSessionInfo, decodeTranscript } from "./host-transcript.ts"
+import { withinMs } from "./host-wait.ts"
 import { historyOf, type Snapshot } from "./store/record.ts"
 import type { Store } from "./store/store.ts"
 
@@ -56,20 +57,12 @@ export function originFinder(deps: {
     const deadline = Date.now() + budget
     /** What `work` gives, or LATE past the deadline; a failure reads as undefined. */
     async function within<T>(work: () => Promise<T>): Promise<T | undefined | typeof LATE> {
-      let timer: ReturnType<typeof setTimeout> | undefined
-      const late = new Promise<typeof LATE>((resolve) => {
-        timer = setTimeout(() => resolve(LATE), Math.max(0, deadline - Date.now()))
-      })
-      try {
-        return await Promise.race([
-          Promise.resolve()
-            .then(work)
-            .catch(() => undefined),
-          late,
-        ])
-      } finally {
-        clearTimeout(timer)
-      }
+      const done = Promise.resolve()
+        .then(work)
+        .then((value) => ({ value }))
+        .catch(() => ({ value: undefined }))
+      const answer = await withinMs(done, Math.max(0, deadline - Date.now()))
+      return answer === undefined ? LATE : answer.value
     }
     /** The data of the host's answer, within the budget. */
     const ask = <T>(request: () => Promise<{ data?: T } | undefined>) =>

@@ -19,9 +19,14 @@ import {
 import { spokenToasts } from "./core/toasts.ts"
 import type { TodoList } from "./core/types.ts"
 import { type Client, showToast } from "./host-output.ts"
+import { withinMs } from "./host-wait.ts"
 import type { FindOrigin } from "./server-origin.ts"
 import type { Snapshot } from "./store/record.ts"
 import type { Store } from "./store/store.ts"
+
+// How long the one lookup of a session's parent may hold up a hook; a host that has not answered by then
+// leaves the session counted as a top-level one (events normally carry the parent, so this is rare).
+const PARENT_WAIT_MS = 2_000
 
 /** What the server keeps per session: the core's session state, and the list as last read from the store. */
 export interface Tracked {
@@ -161,8 +166,8 @@ export function trackSessions(deps: {
     let parentID: string | undefined
     let permission: unknown
     try {
-      const info = await client.session.get({ path: { id: s.id } })
-      const data = info.data as { parentID?: string; permission?: unknown } | undefined
+      const info = await withinMs(Promise.resolve(client.session.get({ path: { id: s.id } })), PARENT_WAIT_MS)
+      const data = info?.data as { parentID?: string; permission?: unknown } | undefined
       parentID = data?.parentID || undefined
       permission = data?.permission
     } catch {

@@ -96,7 +96,7 @@ export function todoTool(deps: {
       return {
         title: outcome.ok ? output.split("\n")[0]!.slice(0, 80) : "todo: error",
         output,
-        // `changed` tells the stale rule (core/stale.ts) that this call updated the list.
+        // The stale rule (core/stale.ts) reads `ok` (a success supersedes earlier results) and `changed` (an update).
         metadata: { ok: outcome.ok, changed, list: s.list, version: CARRIED_LIST_VERSION },
       } as never
     },

@@ -1,6 +1,6 @@
 // The server hooks as the host drives them: what the tracker is told about each hook and event.
 import { afterEach, describe, expect, it } from "vitest"
-import { MARKER, STALE_STUB } from "../src/core/prompts.ts"
+import { MARKER, STALE_FAILED_STUB, STALE_RESULT_STUB, STALE_STUB } from "../src/core/prompts.ts"
 import { ALLOW_ALL, type FakeHost, type HostOptions, startHost } from "./fixtures/host.ts"
 
 const hosts: FakeHost[] = []
@@ -106,6 +106,16 @@ describe("an agent that may not call todo", () => {
     expect(await prompt(h, "s1", "And the lexer", "review")).toHaveLength(1)
   })
 
+  it("a host that never answers GET /session/:id does not hold the prompt: the session counts as top-level", async () => {
+    const h = await host({ sessionInfo: () => new Promise(() => {}), pluginOptions: { eager: "preferred" } })
+    // No session.created: the parent is unknown, so the first hook asks the host for it (and before the
+    // deadline, every hook of the session would wait on that answer forever).
+    await prompt(h, "s1", "Review the parser", "review")
+    const reply = await h.call("s1", PLAN)
+    expect(reply.ok).toBe(true)
+    expect(reply.list).toHaveLength(PLAN.list.length)
+  })
+
   it("follows the session's own rules from session.updated, and a prompt's tools", async () => {
     const h = await host({ agents: AGENTS })
     await h.event("session.created", { info: { id: "s1" } })
@@ -184,6 +194,55 @@ describe("stale messages in requests", () => {
         later[4]!,
       ]),
     ).toEqual(["Fix it", STALE_STUB, STALE_STUB])
+  })
+})
+
+describe("superseded todo results in requests", () => {
+  type Part = { id: string; type: string; tool?: string; state?: Record<string, unknown>; text?: string }
+  const call = (id: string, input: unknown, output: string, ok: boolean): Part => ({
+    id,
+    type: "tool",
+    tool: "todo",
+    state: { status: "completed", input, output, metadata: { ok, changed: ok, list: [] } },
+  })
+  const stored = () => [
+    {
+      info: { id: "msg_1", sessionID: "s1", role: "user" },
+      parts: [{ id: "p1", type: "text", text: "Go" }] as Part[],
+    },
+    {
+      info: { id: "msg_2", sessionID: "s1", role: "assistant" },
+      parts: [call("p2", PLAN, "Build (0/2)…", true)],
+    },
+    {
+      info: { id: "msg_3", sessionID: "s1", role: "assistant" },
+      parts: [call("p3", { op: "done", task: "Nope" }, 'Error: no task named "Nope".', false)],
+    },
+    {
+      info: { id: "msg_4", sessionID: "s1", role: "assistant" },
+      parts: [
+        { id: "p4", type: "tool", tool: "bash", state: { status: "completed", input: {}, output: "ok" } },
+        call("p5", { op: "done", task: "Write parser" }, 'Done "Write parser".', true),
+      ],
+    },
+  ]
+  const sent = async (h: FakeHost, messages: ReturnType<typeof stored>) => {
+    await h.hooks["experimental.chat.messages.transform"]!({}, { messages } as never)
+    return messages.flatMap((m) => m.parts.map((p) => [p.id, p.state?.output ?? p.text, p.state?.input]))
+  }
+
+  it("go out as a stub with their arguments intact; the newest result and other tools in full", async () => {
+    const h = await host()
+    const expected = [
+      ["p1", "Go", undefined],
+      ["p2", STALE_RESULT_STUB, PLAN],
+      ["p3", STALE_FAILED_STUB, { op: "done", task: "Nope" }],
+      ["p4", "ok", {}],
+      ["p5", 'Done "Write parser".', { op: "done", task: "Write parser" }],
+    ]
+    expect(await sent(h, stored())).toEqual(expected)
+    // Every request is built from fresh copies of the stored parts: the stubs are written again, the same.
+    expect(await sent(h, stored())).toEqual(expected)
   })
 })
 

@@ -1,5 +1,6 @@
-// The stale rule: which of our stored parts a later todo update made stale, the memo that reads only new
-// messages, and that its answer is the rule's answer on every prefix of a growing history.
+// The stale rule: which of our stored parts a later todo update made stale, which todo results a later
+// successful todo result superseded, the memo that reads only new messages, and that its answer is the
+// rule's answer on every prefix of a growing history.
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { MARKER } from "../src/core/prompts.ts"
@@ -9,8 +10,10 @@ import {
   type HistoryPart,
   initialStubs,
   isTodoUpdate,
+  type PartRef,
   staleParts,
   stepStubs,
+  todoOutcome,
 } from "../src/core/stale.ts"
 
 let seq = 0
@@ -38,6 +41,8 @@ const todoCall = (input: unknown, metadata: unknown, status = "completed"): Hist
   metadata,
 })
 const update = () => todoCall({ op: "done", task: "A" }, { ok: true, changed: true })
+const view = () => todoCall({ op: "view" }, { ok: true, changed: false })
+const failed = () => todoCall({ op: "done", task: "Nope" }, { ok: false, changed: false })
 const user = (...parts: HistoryPart[]): HistoryMessage => ({ id: id("msg"), role: "user", parts })
 const assistant = (...parts: HistoryPart[]): HistoryMessage => ({ id: id("msg"), role: "assistant", parts })
 
@@ -54,6 +59,10 @@ const historyOf = (messages: readonly HistoryMessage[]): History & { reads: numb
   return h
 }
 const staleIds = (messages: readonly HistoryMessage[]) => staleParts(historyOf(messages)).map((r) => r.partID)
+const staleNotices = (messages: readonly HistoryMessage[]) =>
+  staleParts(historyOf(messages))
+    .filter((r) => r.kind === "notice")
+    .map((r) => r.partID)
 
 describe("the rule", () => {
   it("stubs our parts followed by a todo update, never the user's text, never what is not yet answered", () => {
@@ -68,9 +77,9 @@ describe("the rule", () => {
       assistant(todoCall({ op: "view" }, { ok: true, changed: false })),
       user(late),
     ]
-    expect(staleIds(messages)).toEqual([prelude.id])
+    expect(staleNotices(messages)).toEqual([prelude.id])
     messages.push(assistant(update()))
-    expect(staleIds(messages)).toEqual([prelude.id, reminder.id, late.id])
+    expect(staleNotices(messages)).toEqual([prelude.id, reminder.id, late.id])
   })
 
   it("the /todo command's reply is ours; a typed marker or a part of an assistant message is not", () => {
@@ -78,7 +87,7 @@ describe("the rule", () => {
     const pasted = userText(`${MARKER}\npasted by the user`)
     const inAssistant = ours()
     const messages = [user(reply), user(pasted), assistant(inAssistant), assistant(update())]
-    expect(staleIds(messages)).toEqual([reply.id])
+    expect(staleNotices(messages)).toEqual([reply.id])
   })
 
   it("a todo update is a completed, successful call that changed the list", () => {
@@ -108,7 +117,8 @@ describe("the memo", () => {
     const grown = historyOf(messages)
     const next = stepStubs(first, grown)
     expect(grown.reads).toBe(1)
-    expect(next.stale).toHaveLength(2)
+    // The first notice went stale with the first update; the second update stales the other and the first result.
+    expect(next.stale.map((r) => r.kind)).toEqual(["notice", "result", "notice"])
   })
 
   it("reads again from the start when the history was cut (compaction) or its end replaced (undo)", () => {
@@ -127,14 +137,7 @@ describe("the memo", () => {
   })
 
   it("equals the rule on every prefix of a growing history, and never takes a stub back", () => {
-    const message = fc.oneof(
-      fc.constant("user"),
-      fc.constant("ours"),
-      fc.constant("both"),
-      fc.constant("update"),
-      fc.constant("view"),
-      fc.constant("text"),
-    )
+    const message = fc.constantFrom("user", "ours", "both", "update", "view", "failed", "parallel", "text")
     fc.assert(
       fc.property(
         fc.array(message, { maxLength: 40 }),
@@ -145,7 +148,9 @@ describe("the memo", () => {
             if (kind === "ours") return user(ours())
             if (kind === "both") return user(userText("typed"), ours())
             if (kind === "update") return assistant(update())
-            if (kind === "view") return assistant(todoCall({ op: "view" }, { ok: true, changed: false }))
+            if (kind === "view") return assistant(view())
+            if (kind === "failed") return assistant(failed())
+            if (kind === "parallel") return assistant(failed(), update(), view())
             return assistant({ id: id("prt"), type: "text", text: "answer" })
           })
           let state = initialStubs()
@@ -163,6 +168,80 @@ describe("the memo", () => {
           }
         },
       ),
+    )
+  })
+})
+
+describe("superseded todo results", () => {
+  const refs = (messages: readonly HistoryMessage[]) =>
+    staleParts(historyOf(messages)).map((r: PartRef) => [r.partID, r.kind])
+
+  it("stubs every result before a later successful one, a failure as failed; the newest stays", () => {
+    const plan = update()
+    const done = update()
+    const typo = failed()
+    const look = view()
+    const again = failed()
+    const messages = [user(userText("go")), assistant(plan), assistant(done), assistant(typo)]
+    expect(refs(messages), "a failure supersedes nothing").toEqual([[plan.id, "result"]])
+    messages.push(assistant(look), assistant(again))
+    expect(refs(messages), "a view supersedes like any success").toEqual([
+      [plan.id, "result"],
+      [done.id, "result"],
+      [typo.id, "failed"],
+    ])
+  })
+
+  it("in one message, parts count in order: a result is superseded by a later one beside it", () => {
+    const first = update()
+    const second = update()
+    const last = failed()
+    expect(refs([assistant(first, second, last)])).toEqual([[first.id, "result"]])
+  })
+
+  it("calls the host failed, results without an outcome and other tools are never stubbed", () => {
+    const hostFailed = todoCall({ op: "done" }, undefined, "error")
+    const noOutcome = todoCall({ op: "done" }, { list: [] })
+    const bash = { ...update(), tool: "bash" }
+    const messages = [assistant(hostFailed), assistant(noOutcome), assistant(bash), assistant(update())]
+    expect(refs(messages)).toEqual([])
+    expect(todoOutcome(assistant(), noOutcome)).toBeUndefined()
+    expect(todoOutcome(user(), update()), "only the model's calls").toBeUndefined()
+  })
+
+  it("a result is stubbed exactly when a later todo result succeeded; the newest result never is", () => {
+    const kind = fc.constantFrom("update", "view", "failed", "text", "ours")
+    fc.assert(
+      fc.property(fc.array(fc.array(kind, { minLength: 1, maxLength: 3 }), { maxLength: 30 }), (shape) => {
+        const messages = shape.map((kinds) => {
+          if (kinds.includes("ours")) return user(ours())
+          return assistant(
+            ...kinds.map((k) =>
+              k === "update"
+                ? update()
+                : k === "view"
+                  ? view()
+                  : k === "failed"
+                    ? failed()
+                    : { id: id("prt"), type: "text", text: "answer" },
+            ),
+          )
+        })
+        // The oracle: every todo result in history order, with its outcome.
+        const results = messages.flatMap((m) =>
+          m.parts.flatMap((p) => {
+            const outcome = todoOutcome(m, p)
+            return outcome === undefined ? [] : [{ id: p.id, outcome }]
+          }),
+        )
+        const expected = results
+          .filter((_r, i) => results.slice(i + 1).some((later) => later.outcome === "ok"))
+          .map((r) => [r.id, r.outcome === "ok" ? "result" : "failed"])
+        const got = refs(messages).filter(([, k]) => k !== "notice")
+        expect(got).toEqual(expected)
+        const newest = results.at(-1)
+        if (newest) expect(got.map(([partID]) => partID)).not.toContain(newest.id)
+      }),
     )
   })
 })

@@ -11,6 +11,9 @@ import {
   noticesText,
   preludeText,
   reminderText,
+  STALE_FAILED_STUB,
+  STALE_RESULT_STUB,
+  STALE_STUB,
   SUBAGENT_REFUSAL,
   TOOL_DESCRIPTION,
 } from "../src/core/prompts.ts"
@@ -51,6 +54,9 @@ function texts(): Record<BudgetedText, string> {
     commandChanged: commandReplyText({ lines: ['removed "Old"'], removed: ["Old"], list: LIST }),
     commandViewed: commandReplyText({ shown: "the todo list", output: "x" }),
     commandFailed: commandReplyText({ error: "x" }),
+    staleNotice: STALE_STUB,
+    staleResult: STALE_RESULT_STUB,
+    staleFailed: STALE_FAILED_STUB,
     ...pointers,
   } as Record<BudgetedText, string>
 }

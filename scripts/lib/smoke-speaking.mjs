@@ -1,13 +1,18 @@
 // Smoke proof that the plugin speaks only when it helps, on the real host: an agent whose rules deny `todo`
 // gets no prelude, nudge or reminder while `build` in the same session does; `todo: "ask"` goes through the
 // host's permission prompt; stored plugin messages that a later todo update made stale reach the model as a
-// one-line stub, for good, and never before the model answered them. The scripted replies decide from the
-// request's structure only, never from text the plugin injected.
+// one-line stub, for good, and never before the model answered them; so do todo results a later successful
+// todo call superseded, while the newest result and every call's arguments stay whole. The scripted replies
+// decide from the request's structure only, never from text the plugin injected.
 import { textOf } from "./mock-model.mjs"
 import { call, PLAN, shape, todo } from "./scenarios.mjs"
 
 export const MARKER = "[todo plugin: automatic message, not written by the user]"
 export const STUB = "[todo plugin: earlier message, superseded by a later todo update]"
+const RESULT_STUBS = [
+  "[Superseded; the newest todo result is current, todo view shows the list]",
+  "[This call failed and changed nothing; the newest todo result is current]",
+]
 const NUDGE = "edits or commands since the todo list was last updated"
 
 /** Agents the smoke host declares: todo denied for one, asked for by another. */
@@ -158,4 +163,54 @@ export async function proveStubs({ host, check, requestsOf }, keyword, id, label
   check(`${label}: never in the request that answers the message`, answeredFirst)
   check(`${label}: the user's own text is never touched`, userTextKept)
   return { saved, stubbed, requests: reqs.length }
+}
+
+/**
+ * In every request of a session, each todo call as the model saw it: its result whole in the first request
+ * that carries it and, once a stub, a stub in every later request; the newest todo result is never a stub;
+ * the arguments never change. Returns the characters the stubs saved over the session's requests.
+ */
+export function proveResultStubs({ check, requestsOf }, keyword, label) {
+  const reqs = requestsOf(keyword)
+  const first = new Map() // call id -> { args, result } as first sent
+  const stubbedIn = new Map() // call id -> whether the last request seen sent its result as a stub
+  let permanent = true
+  let wholeFirst = true
+  let newestWhole = true
+  let argsKept = true
+  let stubbed = 0
+  let saved = 0
+  for (const req of reqs) {
+    const names = new Map()
+    const args = new Map()
+    for (const m of req.body.messages)
+      for (const c of m.tool_calls ?? []) {
+        names.set(c.id, c.function?.name)
+        args.set(c.id, c.function?.arguments)
+      }
+    const results = req.body.messages
+      .filter((m) => m.role === "tool" && names.get(m.tool_call_id) === "todo")
+      .map((m) => ({ id: m.tool_call_id, text: textOf(m.content) }))
+    for (const [i, r] of results.entries()) {
+      const isStub = RESULT_STUBS.includes(r.text)
+      const seen = first.get(r.id)
+      if (!seen) {
+        first.set(r.id, { args: args.get(r.id), result: r.text })
+        if (isStub) wholeFirst = false
+      } else if (seen.args !== args.get(r.id)) argsKept = false
+      if (stubbedIn.get(r.id) && !isStub) permanent = false
+      if (isStub && i === results.length - 1) newestWhole = false
+      if (isStub) {
+        stubbed++
+        saved += (seen?.result.length ?? 0) - r.text.length
+      }
+      stubbedIn.set(r.id, isStub)
+    }
+  }
+  check(`${label}: superseded todo results reach the model as a stub`, stubbed > 0, `${stubbed}`)
+  check(`${label}: a todo result is whole in the first request that carries it`, wholeFirst)
+  check(`${label}: a result stub, once sent, is sent in every later request`, permanent)
+  check(`${label}: the newest todo result is always whole`, newestWhole)
+  check(`${label}: every todo call's arguments go out unchanged`, argsKept)
+  return { saved, stubbed }
 }

@@ -226,3 +226,12 @@ export function commandReplyText(report: CommandReport): string {
  * (stale.ts): one line, so the model still sees that something was said there.
  */
 export const STALE_STUB = "[todo plugin: earlier message, superseded by a later todo update]"
+
+/**
+ * What a request carries in place of a todo result once a later successful todo call superseded it (stale.ts):
+ * the call's arguments stay, so the model still sees what it did, and learns where the list is now.
+ */
+export const STALE_RESULT_STUB = "[Superseded; the newest todo result is current, todo view shows the list]"
+
+/** The same for a failed call's error: the history must not suggest that the call worked. */
+export const STALE_FAILED_STUB = "[This call failed and changed nothing; the newest todo result is current]"

@@ -29,6 +29,10 @@ export const TEXT_BUDGETS = {
   commandChanged: 392,
   commandViewed: 216,
   commandFailed: 214,
+  /** What old parts of the history go out as (prompts.ts STALE_STUB and its siblings, core/stale.ts). */
+  staleNotice: 65,
+  staleResult: 73,
+  staleFailed: 73,
   // What replaces the host prompt's todo passages (host-prompt.ts PASSAGES), by passage name.
   "Task Management section": 261,
   "Doing tasks bullet": 45,
