@@ -17,6 +17,16 @@ import {
   resolveConfig,
 } from "../src/core/config.ts"
 import { execute, executeOps } from "../src/core/execute.ts"
+import {
+  commit,
+  currentList,
+  decodeHistory,
+  encodeHistory,
+  listAt,
+  recordEdit,
+  revert,
+  unrevert,
+} from "../src/core/history.ts"
 import { checkList } from "../src/core/list.ts"
 import { parseMarkdown, renderMarkdown } from "../src/core/markdown.ts"
 import { parseSnapshot } from "../src/core/parse.ts"
@@ -25,6 +35,7 @@ import { normalize } from "../src/core/reducers.ts"
 import { DEFAULT_LIMITS, type Limits, OP_NAMES, STATUSES, type TodoList } from "../src/core/types.ts"
 import { hostileText } from "../src/core/words.ts"
 import { decodeTranscript } from "../src/host-transcript.ts"
+import { historySession } from "./fixtures/history-session.ts"
 import { type FakeHost, startHost } from "./fixtures/host.ts"
 
 // Inputs per target; FUZZ_SCALE=10 makes a long soak run, FUZZ_SCALE=0.1 a quick one.
@@ -632,6 +643,69 @@ describe("transcripts through decodeTranscript and transcriptList", () => {
         },
       ),
       { numRuns: runs(3_000) },
+    )
+  }, 60_000)
+})
+
+describe("stored list histories through decodeHistory", () => {
+  it("arbitrary JSON and mutated valid histories: the stored list is kept, at most a warning, never a throw", () => {
+    const sessions = [historySession(40, 8, 1).history, historySession(400, 12, 2).history]
+    const reverted = revert(sessions[0]!, { message: "msg_237cf0" })
+    const edited = recordEdit(reverted.history, {}, [
+      { name: "P", tasks: [{ text: "x", status: "pending" }] },
+    ])
+    const valid = [...sessions, edited.history].map((h) => ({
+      raw: JSON.parse(JSON.stringify(encodeHistory(h))) as Json,
+      list: currentList(h),
+    }))
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          {
+            weight: 1,
+            arbitrary: fc
+              .jsonValue()
+              .map((j) => ({ raw: j as Json, list: valid[0]!.list, muts: [] as Mutation[] })),
+          },
+          {
+            weight: 4,
+            arbitrary: fc
+              .record({
+                pick: fc.nat(valid.length - 1),
+                muts: fc.array(mutationArb, { minLength: 1, maxLength: 4 }),
+              })
+              .map(({ pick, muts }) => ({ ...valid[pick]!, muts })),
+          },
+        ),
+        fc.array(
+          fc.record({
+            message: fc.string({ minLength: 1 }),
+            part: fc.option(fc.string({ minLength: 1 }), { nil: undefined }),
+          }),
+          { maxLength: 3 },
+        ),
+        ({ raw, list, muts }, points) => {
+          let value = raw
+          for (const m of muts) value = mutateJson(value, m)
+          const read = decodeHistory(value, list)
+          tally("decodeHistory: stored histories", read.warning === undefined)
+          if (read.warning !== undefined) expectSensibleError(read.warning)
+          expect(currentList(read.history)).toEqual(list)
+          // Whatever was read, every step on it gives a list and never throws.
+          for (const point of points) {
+            const p =
+              point.part === undefined
+                ? { message: point.message }
+                : { message: point.message, part: point.part }
+            expect(Array.isArray(listAt(read.history, p).list)).toBe(true)
+            const undone = revert(read.history, p)
+            expect(Array.isArray(undone.list)).toBe(true)
+            expect(Array.isArray(unrevert(undone.history).list)).toBe(true)
+            expect(Array.isArray(commit(undone.history).list)).toBe(true)
+          }
+        },
+      ),
+      { numRuns: runs(2_000) },
     )
   }, 60_000)
 })

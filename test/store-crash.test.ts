@@ -9,7 +9,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import fc from "fast-check"
 import { afterAll, expect, inject, it } from "vitest"
+import { currentList, decodeHistory } from "../src/core/history.ts"
 import type { TodoList } from "../src/core/types.ts"
+import { RECORD_VERSION } from "../src/store/record.ts"
 import { createStore } from "../src/store/store.ts"
 import { buildStore, CHILD } from "./fixtures/build-store.ts"
 
@@ -109,10 +111,13 @@ it(`the record is always A or B across ${KILLS} SIGKILLs of a writer`, async () 
       continue
     }
     const record = JSON.parse(await readFile(file, "utf8"))
-    expect(record.version).toBe(1)
+    expect(record.version).toBe(RECORD_VERSION)
     expect(record.session).toBe("crash")
     expect(record.edits).toEqual([])
     expect([A, B]).toContainEqual(record.list)
+    // The history is written with the list, in the same rename: it always reads and ends in that list.
+    const history = decodeHistory(record.history, record.list)
+    expect([history.warning, currentList(history.history)]).toEqual([undefined, record.list])
     expect(record.list).toEqual(record.revision % 2 === 1 ? A : B)
     expect(record.revision).toBeGreaterThanOrEqual(lastRevision)
     lastRevision = record.revision

@@ -5,7 +5,7 @@ import { homedir, hostname, tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
-import { currentList, encodeHistory } from "../src/core/history.ts"
+import { currentList, decodeHistory, encodeHistory } from "../src/core/history.ts"
 import type { Phase, TodoList } from "../src/core/types.ts"
 import { dataDir, todoDir } from "../src/paths.ts"
 import { type Fs, fileName } from "../src/store/files.ts"
@@ -269,6 +269,32 @@ describe("stamp", () => {
 })
 
 describe("corrupt and foreign records", () => {
+  it("keeps the list of a record whose history does not read, warns once, and writes a good history next", async () => {
+    const dir = await tempDir()
+    const file = join(dir, "s.json")
+    const record = {
+      version: 2,
+      session: "s",
+      revision: 4,
+      list: LIST,
+      edits: [],
+      history: { v: 1, spans: "?" },
+    }
+    await writeFile(file, JSON.stringify(record))
+    const { store, warnings } = open(dir)
+    expect(texts(await store.read("s"))).toEqual(["write store", "release"])
+    expect(texts(await store.read("s"))).toEqual(["write store", "release"])
+    expect(warnings).toEqual([
+      'Todo session "s": The stored list history is unreadable (no checkpoints); the list was kept, but undo cannot go back before it.',
+    ])
+    const next = await store.update("s", append("a"))
+    expect([texts(next), next.revision]).toEqual([["write store", "a"], 5])
+    const written = JSON.parse(await readFile(file, "utf8"))
+    expect(decodeHistory(written.history, written.list)).toEqual({ history: next.history })
+    expect(currentList(next.history!)).toEqual(next.list)
+    expect(warnings).toHaveLength(1)
+  })
+
   it("moves a corrupt record aside once, warns once, starts empty; a later corruption gets a new name", async () => {
     const dir = await tempDir()
     const file = join(dir, "s1.json")

@@ -72,8 +72,14 @@ export function isRow(value: unknown): value is Row {
 
 const head = (row: Row): string => (typeof row === "string" ? row : row[0])
 const isPhaseRow = (row: Row): boolean => typeof row === "string" && row[0] === PHASE
-/** What a row is, whatever its status: the phase name or the task text. */
-const identity = (row: Row): string => (isPhaseRow(row) ? head(row) : `t${head(row).slice(1)}`)
+/** Two rows are the same phase, or the same task whatever its status. Allocates only for a status change. */
+function sameThing(a: Row, b: Row): boolean {
+  const ha = head(a)
+  const hb = head(b)
+  if (ha === hb) return true
+  if (ha[0] === PHASE || hb[0] === PHASE || ha.length !== hb.length) return false
+  return ha.slice(1) === hb.slice(1)
+}
 
 /** The list the rows spell, or undefined when they do not spell one (a task before any phase, a bad row). */
 export function fromRows(rows: readonly Row[]): TodoList | undefined {
@@ -112,12 +118,9 @@ function sameRow(a: Row, b: Row): boolean {
 export function diffRows(before: readonly Row[], after: readonly Row[]): Delta {
   let keep = 0
   const most = Math.min(before.length, after.length)
-  while (keep < most && identity(before[keep]!) === identity(after[keep]!)) keep++
+  while (keep < most && sameThing(before[keep]!, after[keep]!)) keep++
   let tail = 0
-  while (
-    tail < most - keep &&
-    identity(before[before.length - 1 - tail]!) === identity(after[after.length - 1 - tail]!)
-  )
+  while (tail < most - keep && sameThing(before[before.length - 1 - tail]!, after[after.length - 1 - tail]!))
     tail++
   const removed = before.length - keep - tail
   const inserted = after.slice(keep, after.length - tail)
@@ -207,7 +210,7 @@ export function expandId(previous: string, short: string): string | undefined {
   return previous.slice(0, shared) + short.slice(1)
 }
 
-/** A short stable hash (FNV-1a, two lanes, 48 bits in base 36): for call ids and list fingerprints. */
+/** A short stable hash (FNV-1a, two lanes, 41 bits in at most 7 base-62 digits): for call ids and list fingerprints. */
 export function shortHash(text: string): string {
   let a = 0x811c9dc5
   let b = 0x01000193 ^ 0x5bd1e995
@@ -216,5 +219,11 @@ export function shortHash(text: string): string {
     a = Math.imul(a ^ c, 0x01000193)
     b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 13)
   }
-  return ((a >>> 0) * 65536 + ((b >>> 0) & 0xffff)).toString(36)
+  let n = (a >>> 0) * 512 + ((b >>> 0) & 511)
+  let out = ""
+  do {
+    out = DIGITS[n % 62]! + out
+    n = Math.floor(n / 62)
+  } while (n > 0)
+  return out
 }

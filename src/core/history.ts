@@ -89,6 +89,20 @@ export interface ListHistory {
   readonly top: TodoList
   /** Derived: the list in effect while reverted (the list before the point, with the edits made since). */
   readonly view?: TodoList
+  /** Derived: where the newest span ends, so recording and a revert near the end cost the same at any length. */
+  readonly tail?: Tail
+}
+
+/** The newest span's end: its last position and ids, its weight, and the lists its last entries left. */
+interface Tail {
+  readonly pos?: Pos
+  readonly m: string
+  readonly p: string
+  /** `JSON.stringify(span.e).length` and `JSON.stringify(span.l).length`. */
+  readonly weight: number
+  readonly checkpoint: number
+  /** The last RECENT entries' positions and the lists they left, oldest first. */
+  readonly recent: readonly { readonly pos: Pos; readonly list: TodoList }[]
 }
 
 /** The answer of every step: the history after it, the list in effect, and what went wrong, if anything. */
@@ -113,8 +127,10 @@ export interface CallState {
 /** A span takes a new checkpoint after this many entries, so a replay never walks more. */
 export const MAX_SPAN = 256
 /** ...or once its entries weigh this many times its checkpoint (at least MIN_SPAN_CHARS): deltas never cost much more than checkpoints. */
-const SPAN_WEIGHT = 4
+const SPAN_WEIGHT = 8
 const MIN_SPAN_CHARS = 2048
+/** A revert to within this many changes of the newest is answered without a replay. */
+const RECENT = 16
 
 // ---------------------------------------------------------------------------------------------------------
 // Positions
@@ -226,15 +242,39 @@ function spanFor(spans: readonly Span[], at: Pos): number {
   return found
 }
 
-function lastPos(span: Span): { pos?: Pos; m: string; p: string } {
-  let last: Pos | undefined
+/** The tail of a span, by replaying it; undefined when it does not replay. */
+function tailOf(span: Span): { tail: Tail; rows: Row[] } | undefined {
+  const walked = [...walk(span)]
+  if (walked.length !== span.e.length) return undefined
+  const rows = [...span.l]
+  const recent: { pos: Pos; list: TodoList }[] = []
   let p = ""
-  for (const { pos } of walk(span)) {
-    last = pos
+  for (const [i, { pos, entry }] of walked.entries()) {
+    if (!applyDelta(rows, entry[3])) return undefined
     if (pos.k === 1) p = pos.p
+    if (i >= walked.length - RECENT) {
+      const list = fromRows(rows)
+      if (list === undefined) return undefined
+      recent.push({ pos, list })
+    }
   }
-  return { pos: last, m: last?.m ?? "", p }
+  const pos = walked[walked.length - 1]?.pos
+  const tail: Tail = {
+    ...(pos === undefined ? {} : { pos }),
+    m: pos?.m ?? "",
+    p,
+    weight: weight(span.e),
+    checkpoint: weight(span.l),
+    recent,
+  }
+  return { tail, rows }
 }
+
+function tailFor(history: ListHistory): Tail {
+  return history.tail ?? tailOf(history.spans[history.spans.length - 1]!)?.tail ?? EMPTY_TAIL
+}
+
+const EMPTY_TAIL: Tail = { m: "", p: "", weight: 2, checkpoint: 2, recent: [] }
 
 function encodeEntry(pos: Pos, m: string, p: string, call: string, delta: Delta): Entry {
   const part = pos.k === 1 ? shortenId(p, pos.p) : pos.k === 2 ? 0 : 1
@@ -248,7 +288,8 @@ const weight = (value: unknown) => JSON.stringify(value).length
 
 /** A history whose only state is `list`: a new session, or a record written before histories. */
 export function historyFrom(list: TodoList): ListHistory {
-  return { v: 1, spans: [{ l: toRows(list), e: [] }], top: list }
+  const l = toRows(list)
+  return { v: 1, spans: [{ l, e: [] }], top: list, tail: { ...EMPTY_TAIL, checkpoint: weight(l) } }
 }
 
 /** Two lists are the same list (phases, tasks, statuses and reasons, in order). */
@@ -272,18 +313,26 @@ function append(history: ListHistory, at: Pos | undefined, call: string, list: T
   if (sameRows(before, after)) return history
   const spans = history.spans
   const last = spans[spans.length - 1]!
-  const tail = lastPos(last)
+  const tail = tailFor(history)
   let pos = at ?? tail.pos ?? { m: "", k: 2, p: "" }
   if (tail.pos !== undefined && compare(pos, tail.pos) < 0) pos = tail.pos
   const delta = diffRows(before, after)
   const full =
     last.e.length >= MAX_SPAN ||
-    (last.e.length > 0 && weight(last.e) >= Math.max(MIN_SPAN_CHARS, SPAN_WEIGHT * weight(last.l)))
-  const next: Span = full
-    ? { l: before, e: [encodeEntry(pos, "", "", call, delta)] }
-    : { l: last.l, e: [...last.e, encodeEntry(pos, tail.m, tail.p, call, delta)] }
+    (last.e.length > 0 && tail.weight >= Math.max(MIN_SPAN_CHARS, SPAN_WEIGHT * tail.checkpoint))
+  const entry = full ? encodeEntry(pos, "", "", call, delta) : encodeEntry(pos, tail.m, tail.p, call, delta)
+  const next: Span = full ? { l: before, e: [entry] } : { l: last.l, e: [...last.e, entry] }
   const kept = full ? spans : spans.slice(0, -1)
-  return { ...withoutRevert(history), spans: [...kept, next], top: list }
+  const size = weight(entry)
+  const nextTail: Tail = {
+    pos,
+    m: pos.m,
+    p: pos.k === 1 ? pos.p : full ? "" : tail.p,
+    weight: next.e.length === 1 ? size + 2 : tail.weight + size + 1,
+    checkpoint: full ? weight(before) : tail.checkpoint,
+    recent: [...(full ? [] : tail.recent.slice(1 - RECENT)), { pos, list }],
+  }
+  return { ...withoutRevert(history), spans: [...kept, next], top: list, tail: nextTail }
 }
 
 function withoutRevert(history: ListHistory): ListHistory {
@@ -302,11 +351,13 @@ function guarded(history: ListHistory, step: () => Stepped): Stepped {
     return step()
   } catch (error) {
     const safe = isRecord(history) && Array.isArray(history.spans) ? history : historyFrom([])
+    const list = Array.isArray(safe.view) ? safe.view : Array.isArray(safe.top) ? safe.top : []
+    const kind = error instanceof Error ? error.name : "error"
     return {
       history: safe,
-      list: Array.isArray(safe.top) ? currentList(safe) : [],
+      list,
       dropped: [],
-      warning: `The list history could not be updated (${String(error)}); the list was kept as it was.`,
+      warning: `The list history could not be updated (${kind}); the list was kept as it was.`,
     }
   }
 }
@@ -379,7 +430,13 @@ export function listAt(
         list: currentList(history),
         warning: "A position without a message id was asked for; the list in effect was used.",
       }
-    const replayed = rowsBefore(history, posOf(point))
+    const at = posOf(point)
+    const recent = history.tail?.recent
+    if (recent !== undefined && recent.length > 0 && compare(recent[0]!.pos, at) < 0) {
+      for (let i = recent.length - 1; i >= 0; i--)
+        if (compare(recent[i]!.pos, at) < 0) return { list: recent[i]!.list }
+    }
+    const replayed = rowsBefore(history, at)
     const list = replayed.broken ? undefined : fromRows(replayed.rows)
     if (list === undefined)
       return {
@@ -388,7 +445,8 @@ export function listAt(
       }
     return { list }
   } catch {
-    return { list: history.top ?? [], warning: "The list history is damaged; the list in effect was used." }
+    const top = isRecord(history) && Array.isArray(history.top) ? history.top : []
+    return { list: top, warning: "The list history is damaged; the list in effect was used." }
   }
 }
 
@@ -530,7 +588,8 @@ function truncate(history: ListHistory, at: Pos): ListHistory | undefined {
     ...history.spans.slice(0, index),
     ...(index === 0 || kept.length > 0 ? [{ l: span.l, e: kept }] : []),
   ]
-  return { v: 1, spans, top }
+  const tail = tailOf(spans[spans.length - 1]!)
+  return tail === undefined ? undefined : { v: 1, spans, top, tail: tail.tail }
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -584,7 +643,9 @@ export function decodeHistory(
       if (next === undefined) top = fromRows(replayed.rows)
     }
     if (top === undefined) return problem("the newest list does not read")
-    let history: ListHistory = { v: 1, spans: spans as Span[], top }
+    const tail = tailOf(spans[spans.length - 1] as Span)
+    if (tail === undefined) return problem("the newest span does not replay")
+    let history: ListHistory = { v: 1, spans: spans as Span[], top, tail: tail.tail }
     if (raw.rev !== undefined) {
       const rev = raw.rev
       if (!isRecord(rev) || !isPoint(rev.at) || !Array.isArray(rev.edits) || !rev.edits.every(isPendingEdit))
