@@ -2,6 +2,7 @@
 // the core's Transcript values (core/rebuild.ts, core/fork.ts). Host shapes are read defensively: a message
 // without an id is left out, a field of the wrong type reads as absent, and nothing here throws.
 
+import type { ListedSession } from "./core/fork.ts"
 import type { PartList, Transcript, TranscriptMessage } from "./core/rebuild.ts"
 import { isRecord } from "./core/result.ts"
 import { partCarriedList } from "./core/tui-protocol.ts"
@@ -44,14 +45,8 @@ export function decodeTranscript(raw: unknown): Transcript {
   return out
 }
 
-/** What the core needs of a session's info: its title and when it was created. */
-export interface SessionInfo {
-  readonly id: string
-  readonly title: string
-  readonly created: number | undefined
-}
-
-export function decodeSessionInfo(raw: unknown): SessionInfo | undefined {
+/** A session as GET /session/:id and GET /session answer it, as the core reads it: id, title, when created. */
+export function decodeListedSession(raw: unknown): ListedSession | undefined {
   if (!isRecord(raw) || typeof raw.id !== "string") return undefined
   const time = isRecord(raw.time) ? raw.time : {}
   return {

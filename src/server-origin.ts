@@ -20,7 +20,7 @@ import { type Transcript, transcriptList } from "./core/rebuild.ts"
 import type { Limits } from "./core/types.ts"
 import { neutralize, preview } from "./core/words.ts"
 import type { Client, Log } from "./host-output.ts"
-import { decodeSessionInfo, decodeTranscript } from "./host-transcript.ts"
+import { decodeListedSession, decodeTranscript } from "./host-transcript.ts"
 import { withinMs } from "./host-wait.ts"
 import { historyOf, type Snapshot } from "./store/record.ts"
 import type { Store } from "./store/store.ts"
@@ -86,7 +86,7 @@ export function originFinder(deps: {
     let source: SourceState | undefined
     const infoRaw = await ask(() => client.session.get({ path: { id } }) as never)
     if (infoRaw === LATE) return tooSlow()
-    const info = decodeSessionInfo(infoRaw)
+    const info = decodeListedSession(infoRaw)
     const title = info ? sourceTitle(info.title) : undefined
     const copied = info?.created === undefined ? 0 : copiedCount(transcript, info.created)
     if (title !== undefined && copied > 0) {
@@ -95,7 +95,7 @@ export function originFinder(deps: {
         () => client.session.list({ query: { search: title, roots: true, limit: 100 } } as never) as never,
       )
       if (listed === LATE) return tooSlow()
-      const sessions = (Array.isArray(listed) ? listed : []).flatMap((raw) => decodeSessionInfo(raw) ?? [])
+      const sessions = (Array.isArray(listed) ? listed : []).flatMap((raw) => decodeListedSession(raw) ?? [])
       const firstCopied = transcript[0]!.created!
       const fork = { id, title, created: info!.created!, firstCopied }
       const ids = pickCandidates(sessions, fork, SOURCE_CANDIDATES_MAX)

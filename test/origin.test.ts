@@ -278,11 +278,11 @@ describe("a fork", () => {
   it("a list made only with /todo: no call to match, the title and the copies decide", async () => {
     const h = await host()
     const plain = [message("m1", "user", 10), message("m2", "assistant", 11), message("m3", "user", 12)]
-    h.transcripts.set("ses_src", {
-      info: { id: "ses_src", title: "Fix", time: { created: 1 } },
-      messages: plain,
-    })
+    const info = { id: "ses_src", title: "Fix", time: { created: 1 } }
+    // The user edits the list after the answer in m2; the next prompt (m3) comes later.
+    h.transcripts.set("ses_src", { info, messages: plain.slice(0, 2) })
     await h.command("ses_src", "append Write the parser")
+    h.transcripts.set("ses_src", { info, messages: plain })
     const copies = plain.slice(0, 2).map((m, i) => ({ ...m, info: { ...m.info, id: `c${i}` } }))
     h.transcripts.set("ses_fork", {
       info: { id: "ses_fork", title: "Fix (fork #1)", time: { created: 20 } },
