@@ -221,6 +221,8 @@ const ROWS: Readonly<Record<NoticeKind, Kind | undefined>> = {
   reminder: "reminder",
   nudge: "nudge",
   resume: "resume",
+  // A fork's or an import's start is a resume of another kind; the economy sessions have none.
+  carried: "resume",
   compaction: "compaction notice",
   "compaction-context": "compaction context",
   "user-edit": "user edit",

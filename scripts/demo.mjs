@@ -4,14 +4,14 @@
 // user drops a task in the /todo dialog and the model is told; the model stops early with work open,
 // is reminded by the plugin, and finishes. Each step is printed as it happens, with the sidebar the
 // user sees whenever it changes, then the figures and the next step. The story's text comes from
-// scripts/lib/demo-story.ts, bundled here at start (Node 20 does not run TypeScript); the printed
-// story is checked before the demo exits.
+// scripts/lib/demo-story.ts, bundled at start (scripts/lib/kit.mjs: Node 20 does not run TypeScript); the
+// printed story is checked before the demo exits.
 import { spawnSync } from "node:child_process"
-import { existsSync, mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { existsSync } from "node:fs"
 import { dirname, join } from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { fileURLToPath } from "node:url"
 import { startHost } from "./lib/host.mjs"
+import { loadKit } from "./lib/kit.mjs"
 import { startMockModel, textOf } from "./lib/mock-model.mjs"
 import { DEMO_AFTER_REMINDER, DEMO_PLAN, DEMO_USER_DROPS, decide } from "./lib/scenarios.mjs"
 import { sleep, waitQuiet } from "./lib/wait.mjs"
@@ -24,27 +24,6 @@ if (!existsSync(SERVER_ENTRY)) {
   console.log("Building the plugin first (npm run build)…")
   const build = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" })
   if (build.status !== 0) process.exit(build.status ?? 1)
-}
-
-/** Bundles the story and the dialog's path from the TypeScript sources into a temporary module. */
-async function loadKit() {
-  const { build } = await import("tsdown")
-  const outDir = mkdtempSync(join(tmpdir(), "opencode-todo-demo-"))
-  try {
-    await build({
-      config: false,
-      entry: { kit: join(root, "scripts", "lib", "demo-kit.ts") },
-      outDir,
-      format: "esm",
-      platform: "node",
-      dts: false,
-      fixedExtension: true,
-      logLevel: "silent",
-    })
-    return await import(pathToFileURL(join(outDir, "kit.mjs")).href)
-  } finally {
-    rmSync(outDir, { recursive: true, force: true })
-  }
 }
 
 const kit = await loadKit()

@@ -7,10 +7,12 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { startHost } from "./lib/host.mjs"
+import { loadKit } from "./lib/kit.mjs"
 import { startMockModel, textOf } from "./lib/mock-model.mjs"
 import { proveSteering } from "./lib/prompt-steering.mjs"
 import { createReport } from "./lib/report.mjs"
 import { decide, PLAN, scenarioOf, TASKS } from "./lib/scenarios.mjs"
+import { forkScenarios, proveFork, proveImport } from "./lib/smoke-fork.mjs"
 import {
   AGENTS,
   proveAsk,
@@ -26,7 +28,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const SERVER_ENTRY = join(root, "dist", "server.mjs")
 const MARKER = "[todo plugin: automatic message, not written by the user]"
 const report = createReport("smoke")
-const { check } = report
+const { check, need } = report
 
 if (!existsSync(SERVER_ENTRY)) {
   console.error("smoke: dist/server.mjs is missing; run `npm run build` first.")
@@ -35,7 +37,8 @@ if (!existsSync(SERVER_ENTRY)) {
 
 const model = await startMockModel({
   decide: (body, info) => {
-    const own = info.kind === "main" ? speakingScenarios[scenarioOf(body)] : undefined
+    const keyword = scenarioOf(body)
+    const own = info.kind === "main" ? (speakingScenarios[keyword] ?? forkScenarios[keyword]) : undefined
     return own ? own(info) : decide(body, info)
   },
 })
@@ -62,7 +65,7 @@ const userTexts = (req) => req.body.messages.filter((m) => m.role === "user").ma
 const markerCount = (req) => userTexts(req).join("\n").split(MARKER).length - 1
 const toolResults = (req) => req.body.messages.filter((m) => m.role === "tool").map((m) => textOf(m.content))
 
-const quiet = (host, id) => waitQuiet(host, model, id)
+const quiet = (host, id, options) => waitQuiet(host, model, id, options)
 
 async function scenario(host, keyword, prompt = "Fix the parser bugs.") {
   const session = await host.createSession()
@@ -293,6 +296,11 @@ try {
     post.map(markerCount).join(","),
   )
 
+  // 10. Forks and imports start with the right list.
+  console.log("10. fork")
+  const kit = await loadKit()
+  const forked = await proveFork({ host, model, kit, check, need, quiet })
+
   // 2b and 5. A second process reads the list back; resume reminds once; no prelude on resume.
   console.log("2b/5. second process, resume")
   // The TUI queued an edit note that no server delivered before the restart.
@@ -336,6 +344,9 @@ try {
     `${reinit.length} requests`,
   )
   await second.stop()
+
+  console.log("10b. export and import")
+  await proveImport({ host, boot, model, check, quiet, ...forked })
 } catch (error) {
   report.error(`smoke stopped: ${error instanceof Error ? error.stack : error}`)
 } finally {

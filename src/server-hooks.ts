@@ -16,11 +16,12 @@ import { commandReplyText } from "./core/prompts.ts"
 import { samePoint } from "./core/rewind.ts"
 import type { HostEvent, SessionAction } from "./core/session.ts"
 import { stepStubs } from "./core/stale.ts"
-import { COMMAND_PART_KEY } from "./core/tui-protocol.ts"
+import { CARRIED_LIST_VERSION, COMMAND_PART_KEY } from "./core/tui-protocol.ts"
 import { TODO_TOOL } from "./core/words.ts"
 import { applyStubs, decodeBusEvent, decodeParts, decodeTools, decodeUser, historyOf } from "./host-events.ts"
 import { makeLogger, showToast } from "./host-output.ts"
 import { todoDir } from "./paths.ts"
+import { originFinder, sourceAtFork } from "./server-origin.ts"
 import { trackSessions } from "./server-sessions.ts"
 import { loadSettings } from "./settings.ts"
 import { createStore, type Store } from "./store/store.ts"
@@ -57,7 +58,8 @@ export const server: Plugin = async (input, options) => {
     },
   })
   const agents = agentRulesSource(input.client, log)
-  const sessions = trackSessions({ client: input.client, store, config, agents, log })
+  const findOrigin = originFinder({ client: input.client, store, limits, log, sourceAt: sourceAtFork })
+  const sessions = trackSessions({ client: input.client, store, config, agents, log, findOrigin })
   const { step, syncFromStore, resolveParent } = sessions
 
   /** Prompt families already warned about (a passage moved in the host's wording): each once per process. */
@@ -219,7 +221,7 @@ export const server: Plugin = async (input, options) => {
       output.parts.splice(0, output.parts.length, {
         type: "text",
         text: commandReplyText(report),
-        metadata: { [COMMAND_PART_KEY]: { list: s.list } },
+        metadata: { [COMMAND_PART_KEY]: { list: s.list, version: CARRIED_LIST_VERSION } },
       } as never)
     }),
 

@@ -24,6 +24,8 @@ import type { TodoList } from "./core/types.ts"
 import { decodeSessionInfo } from "./host-events.ts"
 import { type Client, type Log, showToast } from "./host-output.ts"
 import { withinMs } from "./host-wait.ts"
+import type { FindOrigin } from "./server-origin.ts"
+import type { Snapshot } from "./store/record.ts"
 import { historyOf } from "./store/record.ts"
 import type { Store } from "./store/store.ts"
 
@@ -75,8 +77,10 @@ export function trackSessions(deps: {
   config: Config
   agents: AgentRulesSource
   log: Log
+  /** Where a session with no record starts (server-origin.ts); without it, empty. */
+  findOrigin?: FindOrigin
 }): Sessions {
-  const { client, store, config, agents, log } = deps
+  const { client, store, config, agents, log, findOrigin } = deps
   const limits = limitsOf(config)
   const sessions = new Map<string, Tracked>()
 
@@ -151,11 +155,29 @@ export function trackSessions(deps: {
       // spends them, so they cannot come back after the next todo update.
       let notes: EditNote[] = []
       if (snapshot.edits.length > 0) ({ snapshot, notes } = await takeNotes(s.id))
+      let carried: { shown: TodoList | null } | undefined
+      if (snapshot.revision === 0 && snapshot.persisted && s.state.facts.subagent !== true && findOrigin)
+        ({ snapshot, carried } = await startFromOrigin(s.id, findOrigin, snapshot))
       s.list = snapshot.list
       s.stamp = stamp
-      await step(s, { type: "list.loaded", edits: notes })
+      await step(s, { type: "list.loaded", edits: notes, ...(carried ? { carried } : {}) })
     })()
     return s.loaded
+  }
+
+  /**
+   * A session never written here (a fork, an import) starts from its origin, written only while its record is
+   * still unwritten: a list another process stored meanwhile wins.
+   */
+  async function startFromOrigin(id: string, find: FindOrigin, empty: Snapshot) {
+    const origin = await find(id)
+    if (origin === undefined) return { snapshot: empty, carried: undefined }
+    let started = false
+    const snapshot = await store.update(id, (current) => {
+      started = current.revision === 0
+      return started ? { ...current, list: origin.list, history: origin.history } : undefined
+    })
+    return { snapshot, carried: started && !snapshot.busy ? { shown: origin.shown } : undefined }
   }
 
   /** One stat per call, a read only when the stamp moved. */

@@ -12,6 +12,7 @@ import { isRecord } from "./core/result.ts"
 import { todoPartOf } from "./core/rewind.ts"
 import { todoRefusal } from "./core/session.ts"
 import { listToasts } from "./core/toasts.ts"
+import { CARRIED_LIST_VERSION } from "./core/tui-protocol.ts"
 import { OP_NAMES, type OpName, type TodoList } from "./core/types.ts"
 import { TODO_TOOL } from "./core/words.ts"
 import { type Client, type Log, showToast } from "./host-output.ts"
@@ -124,7 +125,7 @@ export function todoTool(deps: {
         return {
           title: "todo: busy",
           output: `Error: ${LIST_BUSY}`,
-          metadata: { ok: false, list: s.list },
+          metadata: { ok: false, list: s.list, version: CARRIED_LIST_VERSION },
         } as never
       }
       for (const toast of listToasts(before, s.list, config)) showToast(client, toast)
@@ -140,7 +141,7 @@ export function todoTool(deps: {
         title: outcome.ok ? output.split("\n")[0]!.slice(0, 80) : "todo: error",
         output,
         // The stale rule (core/stale.ts) reads `ok` (a success supersedes earlier results) and `changed` (an update).
-        metadata: { ok: outcome.ok, changed, list: s.list },
+        metadata: { ok: outcome.ok, changed, list: s.list, version: CARRIED_LIST_VERSION },
       } as never
     },
   }

@@ -30,8 +30,11 @@ import {
 import { checkList } from "../src/core/list.ts"
 import { parseMarkdown, renderMarkdown } from "../src/core/markdown.ts"
 import { parseSnapshot } from "../src/core/parse.ts"
+import { transcriptList } from "../src/core/rebuild.ts"
 import { normalize } from "../src/core/reducers.ts"
 import { DEFAULT_LIMITS, type Limits, OP_NAMES, STATUSES, type TodoList } from "../src/core/types.ts"
+import { hostileText } from "../src/core/words.ts"
+import { decodeTranscript } from "../src/host-transcript.ts"
 import { historySession } from "./fixtures/history-session.ts"
 import { type FakeHost, startHost } from "./fixtures/host.ts"
 
@@ -582,6 +585,64 @@ describe("stored snapshots through parseSnapshot", () => {
         },
       ),
       { numRuns: runs(5_000) },
+    )
+  }, 60_000)
+})
+
+// ---- transcripts: the messages of a session met with no record --------------------------------
+
+describe("transcripts through decodeTranscript and transcriptList", () => {
+  /** A message of the host's shape carrying `lists` (valid, mutated or any JSON) on todo tool parts. */
+  const messageArb = fc
+    .record({
+      lists: fc.array(
+        fc.oneof(
+          { weight: 3, arbitrary: fc.tuple(listArb, fc.array(mutationArb, { maxLength: 3 })) },
+          { weight: 1, arbitrary: fc.jsonValue().map((j) => [j, []] as const) },
+        ),
+        { maxLength: 3 },
+      ),
+      version: fc.oneof(fc.constant(undefined), fc.constant(1), fc.constant(2), fc.jsonValue()),
+      created: fc.oneof(fc.nat(), fc.jsonValue()),
+      junk: fc.jsonValue(),
+    })
+    .map(({ lists, version, created, junk }) => ({
+      info: { id: "msg", role: "assistant", time: { created } },
+      parts: [
+        junk,
+        ...lists.map(([list, muts]) => {
+          let value = JSON.parse(JSON.stringify(list)) as Json
+          for (const m of muts) value = mutateJson(value, m)
+          return {
+            type: "tool",
+            tool: "todo",
+            callID: "c",
+            state: { status: "completed", metadata: { list: value, version } },
+          }
+        }),
+      ],
+    }))
+
+  it("random messages: a list that passes an import's checks, or the reasons it was passed over; never a throw", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof({ weight: 4, arbitrary: messageArb }, { weight: 1, arbitrary: fc.jsonValue() }), {
+          maxLength: 6,
+        }),
+        fc.constantFrom(DEFAULT_LIMITS, TIGHT),
+        (messages, limits) => {
+          const got = transcriptList(decodeTranscript(messages), limits)
+          tally("transcriptList: session messages", got.kind !== "unreadable")
+          if (got.kind === "found") {
+            expect(checkList(got.list, limits)).toBeUndefined()
+            for (const phase of got.list)
+              for (const text of [phase.name, ...phase.tasks.map((t) => t.text)])
+                expect(hostileText(text)).toBeUndefined()
+          }
+          if (got.kind !== "none") for (const reason of got.skipped) expect(reason).toMatch(/^message \d+: /)
+        },
+      ),
+      { numRuns: runs(3_000) },
     )
   }, 60_000)
 })

@@ -47,6 +47,7 @@ function texts(): Record<BudgetedText, string> {
     compactionContext: compactionContextText(LIST),
     noticeResumed: noticesText({ resumed: true }, LIST) ?? "",
     noticeCompacted: noticesText({ compacted: true }, LIST) ?? "",
+    noticeCarried: noticesText({ carried: true }, LIST) ?? "",
     noticeEdits:
       noticesText({ edits: { lines: ['done "Write parser"'], removed: ["Old"], omitted: 0 } }, LIST) ?? "",
     noticeNudge: noticesText({ nudge: 12 }, LIST) ?? "",

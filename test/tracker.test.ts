@@ -126,7 +126,7 @@ test("initial state is plain, serializable data", () => {
     nudges: 0,
     reminders: 0,
     paused: false,
-    pending: { resume: false, compaction: false, nudge: 0, edits: null },
+    pending: { resume: false, carried: false, compaction: false, nudge: 0, edits: null },
   })
 })
 
@@ -703,6 +703,47 @@ describe("resume notice", () => {
     s.send({ type: "resumed", list: OPEN })
     expect(s.send(prompt("go", { list: [], isNewSession: false }))).toEqual([])
     expect(s.send(prompt("go", { list: OPEN, isNewSession: false }))).toEqual([])
+  })
+})
+
+describe("a list carried over from elsewhere (a fork, an import)", () => {
+  test("the same list the conversation shows: nothing is said, and no prelude or resume notice", () => {
+    const s = new Session()
+    s.send({ type: "carried", list: OPEN, shown: JSON.parse(JSON.stringify(OPEN)) })
+    expect(s.send(prompt("go on", { list: OPEN }))).toEqual([])
+    expect(s.send(request())).toEqual([])
+  })
+
+  test("a list that differs (edits the conversation does not show): one notice with the list, then silence", () => {
+    const s = new Session()
+    s.send({ type: "carried", list: OPEN_LATER, shown: OPEN })
+    expect(s.send(prompt("go on", { list: OPEN_LATER }))).toEqual([
+      { type: "attach", kind: "carried", text: noticesText({ carried: true }, OPEN_LATER) },
+    ])
+    expect(s.send(request("main", OPEN_LATER))).toEqual([])
+    expect(s.send(prompt("more", { list: OPEN_LATER }))).toEqual([])
+  })
+
+  test("told on the next model request when no prompt comes first", () => {
+    const s = new Session()
+    s.send({ type: "carried", list: OPEN, shown: [] })
+    expect(s.send(request("main", OPEN))).toEqual([
+      { type: "inject", kind: "carried", text: noticesText({ carried: true }, OPEN) },
+    ])
+  })
+
+  test("what the conversation shows cannot be read: told, even of an empty list", () => {
+    const s = new Session()
+    s.send({ type: "carried", list: [], shown: null })
+    const [notice] = s.send(prompt("go on", { list: [] }))
+    expect(notice?.kind).toBe("carried")
+    expect(notice?.text).toContain("The list is empty.")
+  })
+
+  test("no list and none shown: silent, and no prelude either (the conversation came first)", () => {
+    const s = new Session()
+    s.send({ type: "carried", list: [], shown: [] })
+    expect(s.send(prompt("Build the thing", { list: [] }))).toEqual([])
   })
 })
 

@@ -79,6 +79,8 @@ export interface EditSummary {
 /** The one-shot notices a single delivery may carry. They share one marker and one copy of the list. */
 export interface Notices {
   readonly resumed?: boolean
+  /** The session started from a list its conversation does not show (a fork with later edits, a rebuild). */
+  readonly carried?: boolean
   readonly compacted?: boolean
   readonly edits?: EditSummary
   /** Edits since the last todo update, when a mid-run nudge is due. */
@@ -121,7 +123,8 @@ function nudgeLines(list: TodoList, edits: number): string[] {
  */
 export function noticesText(notices: Notices, list: TodoList): string | undefined {
   const lines: string[] = []
-  const restored = notices.resumed === true || notices.compacted === true
+  const restored = notices.resumed === true || notices.compacted === true || notices.carried === true
+  if (notices.carried) lines.push("This session's todo list differs from what the conversation above shows.")
   if (notices.resumed && notices.compacted)
     lines.push(
       "This session's todo list was restored from an earlier run, and the conversation was compacted.",
@@ -130,7 +133,8 @@ export function noticesText(notices: Notices, list: TodoList): string | undefine
   else if (notices.compacted) lines.push("The conversation was compacted; this session's todo list is below.")
   if (notices.edits) lines.push(...editLines(notices.edits))
   if (restored || notices.edits) lines.push("Todo list:", formatPhases(list))
-  if (restored) lines.push("Continue from it; do not init a new list.")
+  if (notices.carried) lines.push("Work from this list.")
+  else if (restored) lines.push("Continue from it; do not init a new list.")
   else if (notices.edits) lines.push("Work from the list as the user left it.")
   if (notices.nudge !== undefined && notices.nudge > 0) lines.push(...nudgeLines(list, notices.nudge))
   return lines.length === 0 ? undefined : withMarker(lines)

@@ -157,7 +157,15 @@ export type HostEvent =
    * The server read the session's stored list for the first time in this process, and took the user-edit
    * notes queued in the store with it (edits made through the TUI that no server delivered yet).
    */
-  | { readonly type: "list.loaded"; readonly edits?: readonly EditLines[] }
+  | {
+      readonly type: "list.loaded"
+      readonly edits?: readonly EditLines[]
+      /**
+       * Set when the session had no record and the server started its list from elsewhere (a fork's source,
+       * its own conversation): what the conversation shows of the list ([] for none, null when unreadable).
+       */
+      readonly carried?: { readonly shown: TodoList | null }
+    }
   /** The user changed the list in another process (the TUI); these are the lines of its note. */
   | ({ readonly type: "list.edited" } & EditLines)
 
@@ -420,6 +428,7 @@ function trackerEvent(
     case "session.compacted":
       return { type: "compacted" }
     case "list.loaded": {
+      if (event.carried) return { type: "carried", list, shown: event.carried.shown }
       // A resume notice shows the list as the user left it: queued notes about how it got there are spent.
       if (!facts.createdHere && list.length > 0) return { type: "resumed", list }
       const edits = event.edits ?? []

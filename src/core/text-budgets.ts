@@ -22,6 +22,8 @@ export const TEXT_BUDGETS = {
   compactionContext: 269,
   noticeResumed: 293,
   noticeCompacted: 301,
+  /** A fork's or an import's list that differs from what its conversation shows (tracker.ts "carried"). */
+  noticeCarried: 286,
   noticeEdits: 336,
   noticeNudge: 237,
   commandChanged: 392,

@@ -3,6 +3,7 @@
 // The session step (session.ts) turns host events into these events; this module owns the speaking rules.
 
 import type { Config } from "./config.ts"
+import { sameList } from "./history.ts"
 import { hasActionableTask, hasOpenTask } from "./list.ts"
 import type { Access } from "./permission.ts"
 import {
@@ -66,6 +67,8 @@ export interface TrackerState {
   readonly paused: boolean
   readonly pending: {
     readonly resume: boolean
+    /** The list differs from what the conversation shows: say so once, with the list. */
+    readonly carried: boolean
     readonly compaction: boolean
     /** Edit count to report in a due nudge; 0 when none is due. */
     readonly nudge: number
@@ -132,6 +135,11 @@ export type TrackerEvent =
     }
   /** The session existed before this process (its stored list is `list`). */
   | { readonly type: "resumed"; readonly list: TodoList }
+  /**
+   * A session with no record started from `list` (a fork's source, its own conversation); `shown` is the
+   * list its conversation shows the model ([] for none, null when that cannot be read).
+   */
+  | { readonly type: "carried"; readonly list: TodoList; readonly shown: TodoList | null }
   /** The conversation was compacted. */
   | { readonly type: "compacted" }
   /** The user changed the list (via /todo or the sidebar). */
@@ -151,6 +159,7 @@ export type NoticeKind =
   | "reminder"
   | "nudge"
   | "resume"
+  | "carried"
   | "compaction"
   | "compaction-context"
   | "user-edit"
@@ -188,7 +197,7 @@ export function initialTracker(): TrackerState {
     nudges: 0,
     reminders: 0,
     paused: false,
-    pending: { resume: false, compaction: false, nudge: 0, edits: null },
+    pending: { resume: false, carried: false, compaction: false, nudge: 0, edits: null },
   }
 }
 
@@ -322,6 +331,7 @@ function mergeEdits(
 
 const NOTICE_KINDS: Readonly<Record<keyof Notices, NoticeKind>> = {
   resumed: "resume",
+  carried: "carried",
   compacted: "compaction",
   edits: "user-edit",
   nudge: "nudge",
@@ -338,6 +348,8 @@ function deliver(
   take: { resume: boolean; compaction: boolean; edits: boolean; nudge: boolean },
 ): { actions: TrackerAction[]; pending: TrackerState["pending"] } {
   const notices: { -readonly [K in keyof Notices]: Notices[K] } = {}
+  // Told with edits and with any notice that shows the list; it never waits behind a resume.
+  if (pending.carried) notices.carried = true
   if (take.resume && pending.resume && hasOpenTask(list)) notices.resumed = true
   if (take.compaction && pending.compaction && list.length > 0) notices.compacted = true
   if (take.edits && pending.edits) notices.edits = pending.edits
@@ -355,6 +367,7 @@ function deliver(
           ],
     pending: {
       resume: take.resume ? false : pending.resume,
+      carried: false,
       compaction: take.compaction ? false : pending.compaction,
       edits: take.edits ? null : pending.edits,
       nudge: take.nudge ? 0 : pending.nudge,
@@ -379,6 +392,21 @@ export function stepTracker(state: TrackerState, event: TrackerEvent, config: Tr
           ...state,
           resumed: true,
           pending: { ...state.pending, resume: hasOpenTask(event.list), edits: null },
+        },
+        actions: [],
+      }
+    case "carried":
+      // The conversation existed before this list: no prelude, and the model hears of the list only
+      // when it differs from what the conversation shows.
+      return {
+        state: {
+          ...state,
+          resumed: true,
+          pending: {
+            ...state.pending,
+            carried: event.shown === null || !sameList(event.list, event.shown),
+            resume: false,
+          },
         },
         actions: [],
       }

@@ -109,15 +109,39 @@ export function partsBefore(messages: readonly MessageParts[], point?: Point): u
   return out
 }
 
-/** The list a part carries: `state.metadata.list` of a completed `todo` tool part, or a command part's; else undefined. */
-export function toolPartList(part: unknown): unknown {
+/**
+ * The format of the list a part carries, written beside it (`version`). Parts written before the field
+ * existed are format 1. A reader leaves alone a list of a format newer than its own.
+ */
+export const CARRIED_LIST_VERSION = 1
+
+/** A list as a part carries it, unvalidated, with the format it says it has. */
+export interface CarriedList {
+  readonly list: unknown
+  /** `version` as written: undefined for parts older than the field, anything at all in a hostile part. */
+  readonly version: unknown
+}
+
+/** What a part carries: `state.metadata` of a completed `todo` tool part, or a command part's; else undefined. */
+export function partCarriedList(part: unknown): CarriedList | undefined {
   if (!isRecord(part)) return undefined
-  if (part.type === "text") {
-    const carried = isRecord(part.metadata) ? part.metadata[COMMAND_PART_KEY] : undefined
-    return isRecord(carried) && "list" in carried ? carried.list : undefined
+  let carrier: unknown
+  if (part.type === "text") carrier = isRecord(part.metadata) ? part.metadata[COMMAND_PART_KEY] : undefined
+  else if (part.type === "tool" && part.tool === TODO_TOOL) {
+    const state = part.state
+    if (!isRecord(state) || state.status !== "completed") return undefined
+    carrier = state.metadata
   }
-  if (part.type !== "tool" || part.tool !== TODO_TOOL) return undefined
-  const state = part.state
-  if (!isRecord(state) || state.status !== "completed") return undefined
-  return isRecord(state.metadata) && "list" in state.metadata ? state.metadata.list : undefined
+  return isRecord(carrier) && "list" in carrier ? { list: carrier.list, version: carrier.version } : undefined
+}
+
+/** The list a part carries in a format this version reads (see partCarriedList); else undefined. */
+export function toolPartList(part: unknown): unknown {
+  const carried = partCarriedList(part)
+  return carried === undefined || newerCarried(carried) ? undefined : carried.list
+}
+
+/** True when the list was written in a format newer than this version's. */
+export function newerCarried(carried: CarriedList): boolean {
+  return typeof carried.version === "number" && carried.version > CARRIED_LIST_VERSION
 }
