@@ -5,11 +5,10 @@
 
 import { decodeRules } from "./core/permission.ts"
 import { isRecord } from "./core/result.ts"
-import type { Point } from "./core/rewind.ts"
 import type { HostEvent, ModelRef, UserRef } from "./core/session.ts"
 import { type History, type HistoryMessage, type HistoryPart, type PartRef, stubText } from "./core/stale.ts"
 import type { MessagePart } from "./core/tracker.ts"
-import { COMMAND_PART_KEY } from "./core/tui-protocol.ts"
+import { COMMAND_PART_KEY, hostRevert } from "./core/tui-protocol.ts"
 import { TODO_TOOL } from "./core/words.ts"
 
 export type DecodedEvent =
@@ -117,15 +116,8 @@ export function decodeSessionInfo(
   return {
     type: "session.updated",
     rules: decodeRules(info.permission) ?? [],
-    revert: revertPoint(info.revert),
+    revert: hostRevert(info) ?? null,
   }
-}
-
-function revertPoint(value: unknown): Point | null {
-  const message = isRecord(value) ? text(value.messageID) : undefined
-  if (message === undefined) return null
-  const part = text((value as Record<string, unknown>).partID)
-  return part === undefined ? { message } : { message, part }
 }
 
 /** A part of the todo tool: which part holds which call (the tool learns its own part id from it). */

@@ -118,6 +118,25 @@ describe("read / update", () => {
     expect(warnings).toEqual([])
   })
 
+  it("decodes an unchanged record once, and a record another process changed again", async () => {
+    const dir = await tempDir()
+    let parsed = 0
+    const counting: Parse = (raw) => {
+      parsed++
+      return parse(raw)
+    }
+    const store = createStore({ dir, parse: counting, warn: () => {} })
+    const other = open(dir).store
+    await other.update("s1", (s) => ({ ...s, list: LIST }))
+    expect((await store.read("s1")).list).toEqual(LIST)
+    const once = parsed
+    expect((await store.read("s1")).list).toEqual(LIST)
+    expect(parsed).toBe(once)
+    await other.update("s1", append("next"))
+    expect(texts(await store.read("s1"))).toEqual(["write store", "next"])
+    expect(parsed).toBeGreaterThan(once)
+  })
+
   it("bumps the revision on every write and writes nothing when fn returns undefined", async () => {
     const dir = await tempDir()
     const { store } = open(dir)

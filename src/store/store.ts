@@ -63,6 +63,9 @@ interface Kept extends Fallback {
   readonly permanent: boolean
 }
 
+/** How many sessions' last decoded records are kept (see `decodedTexts`). */
+const DECODED_KEPT = 8
+
 /** How often one update writes again after its write was lost (its lock broken, its temp file swept). */
 const WRITE_ATTEMPTS = 3
 
@@ -78,6 +81,10 @@ export function createStore(options: StoreOptions): Store {
   const warned = new Set<string>()
   const memory = new Map<string, Kept>()
   const queues = new Map<string, Promise<void>>()
+  // The last record text decoded per session, with what it decoded to: a todo call reads the record the
+  // hook before it just read, and decoding checks the whole list history, so an unchanged text is not
+  // decoded again. Decoding is pure, so the answer is the same; a few sessions are kept.
+  const decodedTexts = new Map<string, { readonly text: string; readonly decoded: Decoded }>()
 
   const file = (session: string) => join(dir, fileName(session))
 
@@ -131,7 +138,12 @@ export function createStore(options: StoreOptions): Store {
       return errorCode(error) === "ENOENT" ? { kind: "ok", snap: EMPTY } : { kind: "error", error }
     }
     try {
+      const known = decodedTexts.get(session)
+      if (known?.text === text) return known.decoded
       const decoded = decodeRecord(text, session, parse)
+      decodedTexts.delete(session)
+      if (decodedTexts.size >= DECODED_KEPT) decodedTexts.delete(decodedTexts.keys().next().value as string)
+      decodedTexts.set(session, { text, decoded })
       if (decoded.kind === "ok" && decoded.warning !== undefined)
         warnOnce(`history:${session}`, `Todo session ${sessionLabel(session)}: ${decoded.warning}`)
       return decoded
