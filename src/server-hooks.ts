@@ -207,14 +207,17 @@ export const server: Plugin = async (input, options) => {
       const s = sessions.get(hookInput.sessionID)
       await syncFromStore(s)
       // The host runs this hook before it commits a pending undo: the command sees the reverted list.
+      const before = s.list
       const { report, list } = await runCommand(
         { store, directory: input.directory, limits },
         s.id,
-        s.list,
+        before,
         hookInput.arguments ?? "",
         await sessions.editAnchor(s),
       )
       s.list = list
+      // The host mints the command's own message after this hook: the edit settles on it (rewind.ts).
+      await sessions.step(s, { type: "command.ran", before, after: list })
       // Visible (not synthetic) so the user sees what happened; the marker keeps the tracker
       // from counting it as a new prompt.
       // The list rides in the part's metadata for a sidebar that cannot read the store (attached remotely).

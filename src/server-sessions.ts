@@ -5,7 +5,7 @@
 import { type EditNote, isEditNote } from "./actions.ts"
 import type { AgentRulesSource } from "./agent-rules.ts"
 import { type Config, limitsOf } from "./core/config.ts"
-import { commit, revert, type Stepped, unrevert } from "./core/history.ts"
+import { commit, revert, type Stepped, settleEdit, unrevert } from "./core/history.ts"
 import type { Access } from "./core/permission.ts"
 import { isRecord } from "./core/result.ts"
 import { type EditAnchor, editAnchor, type RewindAction } from "./core/rewind.ts"
@@ -105,9 +105,13 @@ export function trackSessions(deps: {
     return result.actions
   }
 
-  /** Follows the host's undo, redo or commit on the stored history; the list in effect changes at once. */
+  /**
+   * Follows the host's undo, redo or commit (or a command's message) on the stored history; the list in
+   * effect changes at once.
+   */
   async function follow(s: Tracked, change: RewindAction): Promise<void> {
     let stepped: Stepped | undefined
+    let notes: EditNote[] = []
     const snapshot = await store.update(s.id, (current) => {
       const history = historyOf(current)
       stepped =
@@ -115,18 +119,29 @@ export function trackSessions(deps: {
           ? revert(history, change.point, limits)
           : change.type === "unrevert"
             ? unrevert(history, limits)
-            : commit(history, change.point, limits)
-      return stepped.history === history
-        ? undefined
-        : { ...current, list: stepped.list, history: stepped.history }
+            : change.type === "settle"
+              ? settleEdit(history, change.message, change.made)
+              : commit(history, change.point, limits)
+      if (stepped.history === history) return undefined
+      // Edits made while reverted were made again: their notes go to the core first, which may replace them.
+      notes = stepped.remadeOn === undefined ? [] : current.edits.filter(isEditNote)
+      const edits = stepped.remadeOn === undefined ? current.edits : []
+      return { ...current, list: stepped.list, history: stepped.history, edits }
     })
     s.list = snapshot.list
     if (stepped?.warning) log("warn", stepped.warning)
     const toast = droppedToast(stepped?.dropped ?? [])
-    if (!toast) return
-    showToast(client, toast)
-    // A pending note may describe an edit that was just dropped.
-    await step(s, { type: "edits.dropped" })
+    if (toast) showToast(client, toast)
+    for (const note of notes) await step(s, editedEvent(note))
+    const remadeOn = stepped?.remadeOn
+    if (remadeOn !== undefined && (change.type === "unrevert" || change.type === "commit"))
+      await step(s, {
+        type: "edits.remade",
+        change: change.type,
+        before: remadeOn,
+        after: snapshot.list,
+        dropped: stepped?.dropped.length ?? 0,
+      })
   }
 
   async function remind(id: string, action: Extract<SessionAction, { type: "remind" }>) {
@@ -194,13 +209,16 @@ export function trackSessions(deps: {
     if (snapshot.busy) return
     // Not a fresh stat: a write landing after the read would carry that stat's stamp and be missed.
     s.stamp = stamp
-    for (const note of notes)
-      await step(s, {
-        type: "list.edited",
-        lines: note.lines,
-        removed: note.removed,
-        ...(note.removedPhases ? { removedPhases: note.removedPhases } : {}),
-      })
+    for (const note of notes) await step(s, editedEvent(note))
+  }
+
+  function editedEvent(note: EditNote): HostEvent {
+    return {
+      type: "list.edited",
+      lines: note.lines,
+      removed: note.removed,
+      ...(note.removedPhases ? { removedPhases: note.removedPhases } : {}),
+    }
   }
 
   /** The lookup also says whether the session is reverted: a process started after the undo learns it here. */

@@ -14,11 +14,13 @@ import {
   historyFrom,
   type ListHistory,
   listAt,
+  listFingerprint,
   type Point,
   recordCall,
   recordEdit,
   revert,
   type Stepped,
+  settleEdit,
   unrevert,
 } from "../src/core/history.ts"
 import type { Op, TodoList } from "../src/core/types.ts"
@@ -42,7 +44,8 @@ interface Message {
 }
 
 class Naive {
-  pairs: { pos: NPos; list: TodoList }[] = []
+  /** `edit`: a user's edit (a call otherwise), which a /todo command's message can settle. */
+  pairs: { pos: NPos; list: TodoList; edit: boolean }[] = []
   rev: { at: Point; edits: (readonly Op[])[] } | undefined
   messages: Message[] = []
   private minted = 0
@@ -59,10 +62,16 @@ class Naive {
     for (const pair of this.pairs) if (cmp(pair.pos, pos) < 0) list = pair.list
     return list
   }
-  push(pos: NPos, list: TodoList): void {
+  push(pos: NPos, list: TodoList, edit = true): void {
     if (JSON.stringify(list) === JSON.stringify(this.newest())) return
     const last = this.pairs.at(-1)?.pos
-    this.pairs.push({ pos: last !== undefined && cmp(pos, last) < 0 ? last : pos, list })
+    this.pairs.push({ pos: last !== undefined && cmp(pos, last) < 0 ? last : pos, list, edit })
+  }
+  /** A command's message `id`: the newest change moves to it when it is an edit that left `list`. */
+  settle(id: string, list: TodoList): void {
+    const last = this.pairs.at(-1)
+    if (last?.edit && JSON.stringify(last.list) === JSON.stringify(list) && cmp(last.pos, [id, 0, ""]) < 0)
+      this.pairs[this.pairs.length - 1] = { ...last, pos: [id, 0, ""] }
   }
   reapply(list: TodoList, edits: readonly (readonly Op[])[]): { list: TodoList; dropped: number } {
     let dropped = 0
@@ -200,6 +209,8 @@ type Action =
   | { readonly kind: "part" }
   | { readonly kind: "call"; readonly ops: readonly OpTemplate[] }
   | { readonly kind: "edit"; readonly ops: readonly OpTemplate[] }
+  /** A /todo command: an edit, then the command's own message, minted after it. */
+  | { readonly kind: "command"; readonly ops: readonly OpTemplate[] }
   | { readonly kind: "revert"; readonly pick: number; readonly at: "message" | "part" | "unknown" }
   | { readonly kind: "unrevert" }
   | { readonly kind: "commit" }
@@ -212,6 +223,7 @@ function actionsArb(churn: number, minLength: number, maxLength: number): fc.Arb
     { weight: 5, arbitrary: fc.constant<Action>({ kind: "part" }) },
     { weight: 40, arbitrary: opsArb.map((ops): Action => ({ kind: "call", ops })) },
     { weight: 15, arbitrary: opsArb.map((ops): Action => ({ kind: "edit", ops })) },
+    { weight: 5, arbitrary: opsArb.map((ops): Action => ({ kind: "command", ops })) },
   ]
   const at = fc.constantFrom("message" as const, "part" as const, "unknown" as const)
   const churning = [
@@ -315,20 +327,34 @@ function runSession(
         message.parts.push(part)
         const run = executeOps(model.newest(), opsFor(model.newest(), action.ops))
         if (!run.ok) break
-        model.push([message.id, 1, part], run.list)
+        model.push([message.id, 1, part], run.list, false)
         const step = take(recordCall(h, { message: message.id, part, callID: `call-${part}` }, run.list))
         expect(step.warning).toBeUndefined()
         break
       }
-      case "edit": {
+      case "edit":
+      case "command": {
         const ops = opsFor(model.current(), action.ops)
         const run = executeOps(model.current(), ops)
-        if (!run.ok) break
-        const after = model.messages.at(-1)?.id
+        const changed = run.ok && JSON.stringify(run.list) !== JSON.stringify(model.current())
+        if (run.ok) {
+          const after = model.messages.at(-1)?.id
+          if (model.rev) {
+            if (changed) model.rev.edits.push(ops)
+          } else model.push([after ?? "", 2, ""], run.list)
+          take(recordEdit(h, after === undefined ? { ops } : { after, ops }, run.list))
+        }
+        if (action.kind === "edit") break
+        // The command's own message: it commits a pending revert, then the edit settles on it.
         if (model.rev) {
-          if (JSON.stringify(run.list) !== JSON.stringify(model.current())) model.rev.edits.push(ops)
-        } else model.push([after ?? "", 2, ""], run.list)
-        take(recordEdit(h, after === undefined ? { ops } : { after, ops }, run.list))
+          model.commit()
+          take(commit(h))
+        }
+        const id = model.mint("msg")
+        model.messages.push({ id, parts: [] })
+        if (!changed || !run.ok) break
+        model.settle(id, run.list)
+        expect(take(settleEdit(h, id, listFingerprint(run.list))).warning).toBeUndefined()
         break
       }
       case "revert": {

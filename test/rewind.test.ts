@@ -20,7 +20,7 @@ function run(events: readonly RewindEvent[], facts: RewindFacts = INITIAL_REWIND
   for (const event of events) {
     const step = stepRewind(facts, event)
     facts = step.facts
-    if (step.action) actions.push(step.action)
+    actions.push(...step.actions)
   }
   return { facts, actions }
 }
@@ -168,9 +168,10 @@ describe("properties", () => {
           const before = facts.revert
           const step = stepRewind(facts, e)
           facts = step.facts
-          if (step.action?.type !== "commit") continue
+          const done = step.actions.find((a) => a.type === "commit")
+          if (done?.type !== "commit") continue
           expect(facts.revert).toBeNull()
-          if (before !== null) expect(comparePoints(step.action.point, before)).toBeLessThanOrEqual(0)
+          if (before !== null) expect(comparePoints(done.point, before)).toBeLessThanOrEqual(0)
           else expect(e.type).toBe("removed")
         }
       }),
@@ -188,5 +189,43 @@ describe("properties", () => {
         }
       }),
     )
+  })
+})
+
+describe("a /todo command's edit settles on the command's own message", () => {
+  it("the next user message is the command's: its commit first, then the settle", () => {
+    const { facts, actions } = run([
+      msg("m1", true),
+      msg("m2"),
+      revert({ message: "m1" }),
+      { type: "command", made: "f1" },
+      msg("m3"),
+      msg("m4", true),
+    ])
+    expect(actions).toEqual([
+      { type: "revert", point: { message: "m1" } },
+      { type: "commit", point: { message: "m1" } },
+      { type: "settle", message: "m4", made: "f1" },
+    ])
+    expect(facts.command).toBeNull()
+  })
+
+  it("a command that changed nothing settles nothing, and a later command replaces an earlier one", () => {
+    expect(run([{ type: "command", made: null }, msg("m1", true)]).actions).toEqual([])
+    const { actions } = run([
+      { type: "command", made: "f1" },
+      { type: "command", made: "f2" },
+      msg("m1", true),
+    ])
+    expect(actions).toEqual([{ type: "settle", message: "m1", made: "f2" }])
+  })
+
+  it("a user message without an id ends the wait without a settle", () => {
+    const { facts, actions } = run([
+      { type: "command", made: "f1" },
+      { type: "message", user: true },
+    ])
+    expect(actions).toEqual([])
+    expect(facts.command).toBeNull()
   })
 })

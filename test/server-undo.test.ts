@@ -209,6 +209,101 @@ describe("undo and redo", () => {
     // The note about the dropped edit is not told to the model either.
     expect(await c.prompt("Go on")).not.toContain("Ship it")
   })
+
+  it("when a redo drops one edit, the model is still told of the edits that did apply", async () => {
+    const c = await started()
+    await c.prompt("Plan")
+    await c.call(PLAN)
+    await c.prompt("Drop the release")
+    const undone = c.lastUser
+    await c.call({ op: "rm", task: "Ship it" })
+    await c.revert(undone)
+    const at = { kind: "reverted" as const, point: { message: undone } }
+    const block = {
+      op: "block" as const,
+      target: { kind: "task" as const, text: "Ship it" },
+      reason: "needs a token",
+    }
+    await runUserOps(c.h.store, S, [block], DEFAULT_LIMITS, "record", at)
+    await runUserOps(
+      c.h.store,
+      S,
+      [{ op: "append", phase: "Build", items: ["Write docs"] }],
+      DEFAULT_LIMITS,
+      "record",
+      at,
+    )
+    // A hook reads the notes while the undo is pending (they wait: nothing is told during an undo).
+    await view(c)
+    await c.unrevert()
+    expect((await stored(c.h))[0]!.tasks.map((t) => t.text)).toEqual([
+      "Write parser",
+      "Test parser",
+      "Write docs",
+    ])
+    const told = await c.prompt("Go on")
+    expect(told).toContain("Write docs")
+    expect(told).not.toContain("Ship it")
+  })
+})
+
+describe("a /todo command's edit belongs to the command's own message", () => {
+  // The host runs the command hook before it mints the command's message: the edit is recorded after the
+  // message before it, and moves to the command's message once the host sends that message.
+  const texts = (list: Awaited<ReturnType<typeof stored>>) => list.flatMap((p) => p.tasks.map((t) => t.text))
+
+  it("an undo at the command's message takes its edit back, a redo brings it again, a fork there starts without it", async () => {
+    const c = await started()
+    await planDoneDone(c)
+    expect(await c.h.command(S, 'rm "Ship it"')).toContain('removed "Ship it"')
+    await c.prompt("/todo rm")
+    const command = c.lastUser
+    expect(texts(await stored(c.h))).not.toContain("Ship it")
+    // A fork at the command's message reads the history strictly before it.
+    expect(texts(listAt(historyOf(await c.h.store.read(S)), { message: command }).list)).toContain("Ship it")
+    await c.revert(command)
+    expect(texts(await stored(c.h))).toContain("Ship it")
+    await c.unrevert()
+    expect(texts(await stored(c.h))).not.toContain("Ship it")
+    expect(c.h.logs).toEqual([])
+  })
+
+  it("the same for a command that commits an undo: the undo at its message keeps the commit, not the edit", async () => {
+    const c = await started()
+    const turns = await planDoneDone(c)
+    await c.revert(turns[2]!)
+    await c.h.command(S, 'rm "Ship it"')
+    await c.prompt("/todo rm")
+    const command = c.lastUser
+    await c.removals([turns[2]!])
+    expect(texts(await stored(c.h))).toEqual(["Write parser", "Test parser"])
+    await c.revert(command)
+    const list = await stored(c.h)
+    expect(list[0]!.tasks.map((t) => `${t.text}:${t.status}`)).toEqual([
+      "Write parser:completed",
+      "Test parser:in_progress",
+      "Ship it:pending",
+    ])
+  })
+
+  it("a command that changed nothing moves no earlier edit", async () => {
+    const c = await started()
+    await planDoneDone(c)
+    // A dialog edit after the last message, then a /todo that only shows the list.
+    const at = { kind: "after" as const, message: c.lastUser }
+    await runUserOps(
+      c.h.store,
+      S,
+      [{ op: "rm", target: { kind: "task", text: "Ship it" } }],
+      DEFAULT_LIMITS,
+      "none",
+      at,
+    )
+    await c.h.command(S, "")
+    await c.prompt("/todo")
+    await c.revert(c.lastUser)
+    expect(texts(await stored(c.h))).not.toContain("Ship it")
+  })
 })
 
 describe("the model is never told something false", () => {

@@ -1050,6 +1050,21 @@ describe("after an undo", () => {
     expect(told?.text).toContain('removed "Deploy"')
   })
 
+  test("a redo replaces the notes of edits made while undone by what they changed when made again", () => {
+    const s = Session.started()
+    s.send({ type: "rewound" })
+    s.send({ type: "userEdit", lines: ['blocked "Deploy" ("token")'], removed: [] })
+    s.send({ type: "userEdit", lines: ['added "Docs" to "Ship" (pending)'], removed: [] })
+    // The block no longer applied on the newest list: only the added task is left to tell.
+    s.send({ type: "remade", lines: ['added "Docs" to "Ship" (pending)'], removed: [] })
+    const [told] = s.send(prompt("go on", { list: OPEN, isNewSession: false }))
+    expect(told?.text).toContain('added "Docs"')
+    expect(told?.text).not.toContain('blocked "Deploy"')
+    s.send({ type: "userEdit", lines: ['removed "Docs"'], removed: ["Docs"] })
+    s.send({ type: "remade", lines: [], removed: [] })
+    expect(s.state.pending.edits).toBeNull()
+  })
+
   test("no reminder while the undo is pending: a new turn would commit it", () => {
     const s = Session.started()
     expect(s.send(idle({ reverted: true }))).toEqual([])

@@ -28,7 +28,14 @@
 // changes (the common undo). Any other point costs a binary search over the spans and the replay of one
 // span (at most MAX_SPAN entries). Reading a stored history checks every span once, so that grows.
 
-import { type DroppedEdit, isPendingEdit, type PendingEdit, pendingEdit, remake } from "./history-edits.ts"
+import {
+  type DroppedEdit,
+  fingerprint,
+  isPendingEdit,
+  type PendingEdit,
+  pendingEdit,
+  remake,
+} from "./history-edits.ts"
 import { applyDelta, diffRows, fromRows, sameRows, shortHash, toRows } from "./history-rows.ts"
 import {
   compare,
@@ -107,6 +114,11 @@ export interface Stepped {
   readonly dropped: readonly DroppedEdit[]
   /** A sentence for the log: input that made no sense and how it was taken. */
   readonly warning?: string
+  /**
+   * Redo or commit with edits made while reverted: the list they were made again on (the newest list, or the
+   * list before the point), so what the user changed can be told as one net change.
+   */
+  readonly remadeOn?: TodoList
 }
 
 export interface CallState {
@@ -179,9 +191,20 @@ function withoutRevert(history: ListHistory): ListHistory {
   return rest
 }
 
-function stepped(history: ListHistory, dropped: readonly DroppedEdit[] = [], warning?: string): Stepped {
-  const base = { history, list: currentList(history), dropped }
-  return warning === undefined ? base : { ...base, warning }
+function stepped(
+  history: ListHistory,
+  dropped: readonly DroppedEdit[] = [],
+  warning?: string,
+  remadeOn?: TodoList,
+): Stepped {
+  const base: Stepped = { history, list: currentList(history), dropped }
+  const told = remadeOn === undefined ? base : { ...base, remadeOn }
+  return warning === undefined ? told : { ...told, warning }
+}
+
+/** A short fingerprint of a list, for the adapters to say "the list that edit left" without keeping it. */
+export function listFingerprint(list: TodoList): string {
+  return fingerprint(toRows(list))
 }
 
 /** Never throws: an unforeseen failure keeps the history as it was and says so. */
@@ -247,6 +270,37 @@ export function recordEdit(history: ListHistory, edit: EditAnchor, list: TodoLis
     }
     const at: Pos | undefined = isId(edit.after) ? { m: edit.after, k: 2, p: "" } : undefined
     return stepped(append(history, at, "", list))
+  })
+}
+
+/**
+ * A /todo command runs before the host mints the command's own message, so its edit is recorded after the
+ * message before it. Once that message is known, the edit moves to just before it: an undo or a fork at the
+ * command's message then takes the edit back with it. Only the newest entry moves, and only when it is a user
+ * edit that left the list `made` (a fingerprint, listFingerprint) and sits before `message`; anything else (a
+ * command that changed nothing, a change recorded since) leaves the history as it is.
+ */
+export function settleEdit(history: ListHistory, message: string, made: string): Stepped {
+  return guarded(history, () => {
+    if (history.rev !== undefined || !isId(message)) return stepped(history)
+    const at: Pos = { m: message, k: 0, p: "" }
+    const spans = history.spans
+    const last = spans[spans.length - 1]!
+    const entry = last.e[last.e.length - 1]
+    const tail = tailFor(history)
+    if (entry === undefined || entry[2] !== "" || tail.pos === undefined || compare(tail.pos, at) >= 0)
+      return stepped(history)
+    if (listFingerprint(history.top) !== made) return stepped(history)
+    const rest = last.e.slice(0, -1)
+    const kept =
+      rest.length > 0 || spans.length === 1
+        ? [...spans.slice(0, -1), { l: last.l, e: rest }]
+        : spans.slice(0, -1)
+    const ended = tailOf(kept[kept.length - 1]!)
+    const before = ended === undefined ? undefined : fromRows(ended.rows)
+    if (ended === undefined || before === undefined) return stepped(history)
+    const without: ListHistory = { v: 1, spans: kept, top: before, tail: ended.tail }
+    return stepped(append(without, at, "", history.top))
   })
 }
 
@@ -365,7 +419,7 @@ export function unrevert(history: ListHistory, limits: Limits = DEFAULT_LIMITS):
       dropped.push(...made.dropped)
       h = append(h, undefined, "", made.list)
     }
-    return stepped(h, dropped)
+    return stepped(h, dropped, undefined, rev.edits.length > 0 ? history.top : undefined)
   })
 }
 
@@ -400,12 +454,13 @@ export function commit(history: ListHistory, removed?: Point, limits: Limits = D
       warning ??= `Messages were removed without a revert first (from ${pointLabel(at)}); the list went back to before them.`
     let h = cut
     const dropped: DroppedEdit[] = []
-    for (const edit of rev?.edits ?? []) {
+    const edits = rev?.edits ?? []
+    for (const edit of edits) {
       const made = remake(h.top, edit, limits)
       dropped.push(...made.dropped)
       h = append(h, posOf(at), "", made.list)
     }
-    return stepped(h, dropped, warning)
+    return stepped(h, dropped, warning, edits.length > 0 ? cut.top : undefined)
   })
 }
 

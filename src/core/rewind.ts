@@ -18,8 +18,11 @@
  *   move the point.
  * Anchors: a change made while reverted is anchored at the revert point; otherwise after the newest message
  * this session has seen (undefined when none was seen in this process: the server asks the host).
+ * A /todo command is the exception: the host runs its hook before it mints the command's own message, and
+ * that message belongs to the command. Its edit is recorded at once and settled on the next user message,
+ * the command's (history.ts `settleEdit`), after any commit that message makes.
  * Ids are compared as strings: the host mints message and part ids in ascending order.
- * The facts are plain data, bounded: three points, one id, and at most TODO_PARTS_MAX tool parts.
+ * The facts are plain data, bounded: three points, two ids, and at most TODO_PARTS_MAX tool parts.
  */
 
 import type { Point } from "./history.ts"
@@ -42,6 +45,8 @@ export interface RewindFacts {
   readonly newest: string | null
   /** The latest todo tool parts announced, newest last. */
   readonly todoParts: readonly TodoPart[]
+  /** A /todo command changed the list and its message is not yet known: the list it left (a fingerprint). */
+  readonly command: string | null
 }
 
 export const TODO_PARTS_MAX = 16
@@ -51,15 +56,20 @@ export type RewindEvent =
   | { readonly type: "removed"; readonly point: Point }
   | { readonly type: "message"; readonly messageID?: string; readonly user: boolean }
   | ({ readonly type: "todo.part" } & TodoPart)
+  /** A /todo command ran; `made` fingerprints the list it left, null when it changed nothing. */
+  | { readonly type: "command"; readonly made: string | null }
 
 export type RewindAction =
   | { readonly type: "revert"; readonly point: Point }
   | { readonly type: "unrevert" }
   | { readonly type: "commit"; readonly point: Point }
+  /** The command's edit that left `made` belongs to `message`, the command's own. */
+  | { readonly type: "settle"; readonly message: string; readonly made: string }
 
 export interface RewindStep {
   readonly facts: RewindFacts
-  readonly action?: RewindAction
+  /** In the order the stored history must follow them. */
+  readonly actions: readonly RewindAction[]
 }
 
 export const INITIAL_REWIND: RewindFacts = Object.freeze({
@@ -67,7 +77,10 @@ export const INITIAL_REWIND: RewindFacts = Object.freeze({
   committed: null,
   newest: null,
   todoParts: Object.freeze([]) as readonly TodoPart[],
+  command: null,
 })
+
+const NONE: readonly RewindAction[] = Object.freeze([])
 
 /** Negative when `a` comes before `b`. A message's own point comes before every part of it. */
 export function comparePoints(a: Point, b: Point): number {
@@ -102,16 +115,19 @@ function commit(facts: RewindFacts, point: Point): RewindStep {
   const newest = facts.newest !== null && facts.newest >= point.message ? null : facts.newest
   return {
     facts: { ...facts, revert: null, committed: point, newest },
-    action: { type: "commit", point },
+    actions: [{ type: "commit", point }],
   }
 }
 
 export function stepRewind(facts: RewindFacts, event: RewindEvent): RewindStep {
   switch (event.type) {
     case "revert": {
-      if (samePoint(facts.revert, event.point)) return { facts }
-      if (event.point === null) return { facts: { ...facts, revert: null }, action: { type: "unrevert" } }
-      return { facts: { ...facts, revert: event.point }, action: { type: "revert", point: event.point } }
+      if (samePoint(facts.revert, event.point)) return { facts, actions: NONE }
+      if (event.point === null) return { facts: { ...facts, revert: null }, actions: [{ type: "unrevert" }] }
+      return {
+        facts: { ...facts, revert: event.point },
+        actions: [{ type: "revert", point: event.point }],
+      }
     }
     case "removed": {
       if (facts.revert !== null) {
@@ -119,21 +135,37 @@ export function stepRewind(facts: RewindFacts, event: RewindEvent): RewindStep {
         const point = comparePoints(event.point, facts.revert) < 0 ? event.point : facts.revert
         return commit(facts, point)
       }
-      if (facts.committed !== null && comparePoints(event.point, facts.committed) >= 0) return { facts }
+      if (facts.committed !== null && comparePoints(event.point, facts.committed) >= 0)
+        return { facts, actions: NONE }
       // The history says once whether that cut anything (after a restart during an undo it cuts nothing new).
       return commit(facts, event.point)
     }
     case "message": {
       // Every prompt commits a pending revert before the host stores it.
-      const step = event.user && facts.revert !== null ? commit(facts, facts.revert) : { facts }
+      let step: RewindStep =
+        event.user && facts.revert !== null ? commit(facts, facts.revert) : { facts, actions: NONE }
       const id = event.messageID
+      // The first user message after a /todo command is the command's own: its edit settles there.
+      if (event.user && step.facts.command !== null) {
+        const made = step.facts.command
+        const settle: readonly RewindAction[] =
+          id === undefined ? [] : [{ type: "settle", message: id, made }]
+        step = { facts: { ...step.facts, command: null }, actions: [...step.actions, ...settle] }
+      }
       if (id === undefined || (step.facts.newest !== null && step.facts.newest >= id)) return step
       return { ...step, facts: { ...step.facts, newest: id } }
     }
     case "todo.part": {
-      if (todoPartOf(facts, event.callID)?.partID === event.partID) return { facts }
+      if (todoPartOf(facts, event.callID)?.partID === event.partID) return { facts, actions: NONE }
       const part: TodoPart = { callID: event.callID, messageID: event.messageID, partID: event.partID }
-      return { facts: { ...facts, todoParts: [...facts.todoParts, part].slice(-TODO_PARTS_MAX) } }
+      return {
+        facts: { ...facts, todoParts: [...facts.todoParts, part].slice(-TODO_PARTS_MAX) },
+        actions: NONE,
+      }
     }
+    case "command":
+      return facts.command === event.made
+        ? { facts, actions: NONE }
+        : { facts: { ...facts, command: event.made }, actions: NONE }
   }
 }

@@ -32,6 +32,8 @@
  * OPEN_ASKS_MAX request ids and the text of one assistant message.
  */
 
+import { diffLists } from "./diff.ts"
+import { listFingerprint, sameList } from "./history.ts"
 import { type Access, type AgentRules, type Rule, toolAccess } from "./permission.ts"
 import { type EditLines, SUBAGENT_REFUSAL } from "./prompts.ts"
 import {
@@ -114,8 +116,19 @@ export type HostEvent =
   | { readonly type: "message.removed"; readonly messageID: string; readonly partID?: string }
   /** The newest message of the session, as the server looked it up. */
   | { readonly type: "message.seen"; readonly messageID: string }
-  /** Edits made while reverted did not apply to the list the user came back to (redo or commit). */
-  | { readonly type: "edits.dropped" }
+  /**
+   * The stored history made the edits made while reverted again (redo or commit) on `before`, which left
+   * `after`; `dropped` of them no longer applied.
+   */
+  | {
+      readonly type: "edits.remade"
+      readonly change: "unrevert" | "commit"
+      readonly before: TodoList
+      readonly after: TodoList
+      readonly dropped: number
+    }
+  /** A /todo command ran on the server: the list before and after it (its message comes next). */
+  | { readonly type: "command.ran"; readonly before: TodoList; readonly after: TodoList }
   /** The host announced the part that holds a todo call. */
   | {
       readonly type: "todo.part"
@@ -288,20 +301,28 @@ function rewindEvent(event: HostEvent): RewindEvent | undefined {
       return { type: "message", user: false, messageID: event.messageID }
     case "todo.part":
       return event
+    case "command.ran":
+      return {
+        type: "command",
+        made: sameList(event.before, event.after) ? null : listFingerprint(event.after),
+      }
     default:
       return undefined
   }
 }
 
 /** The facts after `event`, and what the host's undo, redo or commit asks of the stored history. */
-function observeStep(facts: SessionFacts, event: HostEvent): { facts: SessionFacts; rewind?: RewindAction } {
+function observeStep(
+  facts: SessionFacts,
+  event: HostEvent,
+): { facts: SessionFacts; rewind: readonly RewindAction[] } {
   const observed = observeHost(facts, event)
   const input = rewindEvent(event)
-  if (input === undefined) return { facts: observed }
+  if (input === undefined) return { facts: observed, rewind: [] }
   const step = stepRewind(observed.rewind, input)
   return {
     facts: step.facts === observed.rewind ? observed : patched(observed, { rewind: step.facts }),
-    ...(step.action ? { rewind: step.action } : {}),
+    rewind: step.actions,
   }
 }
 
@@ -439,6 +460,12 @@ function trackerEvent(
         removed: edits.flatMap((edit) => edit.removed),
       }
     }
+    case "edits.remade": {
+      // A commit makes the edits again on the list they were made on: their notes stand, unless some dropped.
+      if (event.change === "commit" && event.dropped === 0) return undefined
+      const net = diffLists(event.before, event.after)
+      return { type: "remade", lines: net.lines, removed: net.removed, removedPhases: net.removedPhases }
+    }
     case "list.edited":
       return {
         type: "userEdit",
@@ -467,17 +494,16 @@ export function stepSession(
   const { facts, rewind } = observeStep(session.facts, event)
   const withFacts = facts === session.facts ? session : { ...session, facts }
   if (event.type === "session.deleted") return { session: withFacts, actions: [{ type: "forget" }] }
-  const history: SessionAction[] = rewind ? [{ type: "history", change: rewind }] : []
+  const history: SessionAction[] = rewind.map((change) => ({ type: "history", change }))
   // An undo takes back what pending notices describe; the rest of the event means nothing to the tracker.
-  const tracked: TrackerEvent | undefined =
-    rewind?.type === "revert" || event.type === "edits.dropped"
-      ? { type: "rewound" }
-      : trackerEvent(event, session.facts, facts, session.tracker, list, agents)
-  if (tracked === undefined) return { session: withFacts, actions: rewind ? history : NO_ACTIONS }
+  const tracked: TrackerEvent | undefined = rewind.some((change) => change.type === "revert")
+    ? { type: "rewound" }
+    : trackerEvent(event, session.facts, facts, session.tracker, list, agents)
+  if (tracked === undefined) return { session: withFacts, actions: history.length > 0 ? history : NO_ACTIONS }
   const step = stepTracker(session.tracker, tracked, config)
   const user = facts.lastUser
   const actions =
-    step.actions.length === 0 && !rewind
+    step.actions.length === 0 && history.length === 0
       ? NO_ACTIONS
       : [
           ...history,

@@ -149,6 +149,11 @@ export type TrackerEvent =
    * history will lose the undone turns.
    */
   | { readonly type: "rewound" }
+  /**
+   * The user's edits made while the conversation was undone were made again on the list the model comes back
+   * to (a redo): what they changed there, net, replaces the notes queued about them.
+   */
+  | ({ readonly type: "remade" } & EditLines)
 
 /**
  * What a text says. One delivery may carry several one-shot notices in one text (the list shown once):
@@ -414,6 +419,21 @@ export function stepTracker(state: TrackerState, event: TrackerEvent, config: Tr
       return { state: { ...state, pending: { ...state.pending, compaction: true } }, actions: [] }
     case "rewound":
       return onRewound(state)
+    case "remade":
+      return {
+        state: {
+          ...state,
+          paused: state.paused || event.lines.length > 0,
+          pending: {
+            ...state.pending,
+            edits:
+              event.lines.length === 0
+                ? null
+                : mergeEdits(null, event.lines, event.removed, event.removedPhases),
+          },
+        },
+        actions: [],
+      }
     case "userEdit":
       // The user is steering: no reminder until the agent makes progress on its own.
       return {
