@@ -271,7 +271,8 @@ try {
 
   // 10. The list follows /undo and /redo.
   console.log("10. undo and redo")
-  const undo = await proveUndo({ host, model, check })
+  const kit = await loadKit()
+  const undo = await proveUndo({ host, model, kit, check })
   console.log(`   undo and redo took ${undo.seconds.toFixed(1)}s`)
 
   // 7. Compaction keeps the list; the list reaches the model once after it.
@@ -298,7 +299,6 @@ try {
 
   // 10. Forks and imports start with the right list.
   console.log("10. fork")
-  const kit = await loadKit()
   const forked = await proveFork({ host, model, kit, check, need, quiet })
 
   // 2b and 5. A second process reads the list back; resume reminds once; no prelude on resume.

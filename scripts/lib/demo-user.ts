@@ -6,6 +6,7 @@ import { DEFAULT_CONFIG, limitsOf, STORED_LIMITS } from "../../src/core/config.t
 import { actionOp, type TaskAction, type ToastText, taskActions } from "../../src/core/dialog-model.ts"
 import { findTask } from "../../src/core/list.ts"
 import { parseSnapshot } from "../../src/core/parse.ts"
+import type { EditAnchor } from "../../src/core/rewind.ts"
 import type { TodoList } from "../../src/core/types.ts"
 import { createStore } from "../../src/store/store.ts"
 import { applyOps } from "../../src/tui-edits.ts"
@@ -24,6 +25,8 @@ export async function dialogAction(input: {
   readonly session: string
   readonly task: string
   readonly action: TaskAction
+  /** Where the TUI would place the change (the revert point during an undo); absent: the newest change. */
+  readonly anchor?: EditAnchor
 }): Promise<DialogOutcome> {
   const toasts: ToastText[] = []
   const store = createStore({
@@ -43,8 +46,8 @@ export async function dialogAction(input: {
         if (known) list = known
       },
       editProblem: () => undefined,
-      // No TUI state here to place the change after the newest message: it goes at the newest recorded change.
-      anchorOf: () => undefined,
+      // Without an anchor (the TUI's newest message) the change goes at the newest recorded change.
+      anchorOf: () => input.anchor,
     },
     limits: limitsOf(DEFAULT_CONFIG),
     toast: (variant: ToastText["variant"], message: string) => toasts.push({ variant, message }),

@@ -2,7 +2,10 @@
 // to the second done brings back the list before it at once (the stored list in effect, and no turn started
 // on its own); a redo the newest list; a second revert committed by the next prompt (the /todo command): the
 // command shows the list before the undone turn, the undone turns are gone, and work goes on from there;
-// an undo that cuts a reply at its todo call's part takes back that call only, and redo brings it back.
+// an undo that cuts a reply at its todo call's part takes back that call only, and redo brings it back;
+// an undo (and a fork) at a /todo command's own message takes back the command's edit, though the host runs
+// the command before it makes that message; a redo that drops one of two dialog edits made while undone
+// keeps the other and tells the model of it, not of the dropped one.
 // The list is read the way the model sees it: the `todo view` results and the command's text in the
 // requests the scripted model received.
 import { existsSync, readFileSync } from "node:fs"
@@ -33,7 +36,7 @@ const lastUserText = (req) => textOf(req.body.messages.filter((m) => m.role === 
 /** The status mark a list rendering gives a task: "[x]" done, "[>]" in progress, "[ ]" pending. */
 const mark = (text, task) => new RegExp(`(\\[[ x>!~-]\\]) ${task}`).exec(text ?? "")?.[1]
 
-export async function proveUndo({ host, model, check }) {
+export async function proveUndo({ host, model, kit, check }) {
   const t0 = Date.now()
   const session = await host.createSession()
   const id = session.id
@@ -51,6 +54,12 @@ export async function proveUndo({ host, model, check }) {
     await host.turn(id, `scenario:undo step:${step}`, { idleTimeoutMs: 150_000 })
     const reqs = model.requests.slice(since).filter((r) => r.kind === "main")
     return reqs
+  }
+
+  const turnIn = async (session, step) => {
+    const since = model.requests.length
+    await host.turn(session, `scenario:undo step:${step}`, { idleTimeoutMs: 150_000 })
+    return model.requests.slice(since).filter((r) => r.kind === "main")
   }
 
   await turn("init")
@@ -148,6 +157,58 @@ export async function proveUndo({ host, model, check }) {
   check(
     "the stored history keeps no revert pending",
     history !== undefined && !JSON.stringify(history).includes('"rev"'),
+  )
+
+  // A /todo command's edit belongs to the command's own message, which the host makes after the command ran.
+  const removed = TASKS.at(-1)
+  await host.runCommand(id, "todo", `rm "${removed}"`, { timeoutMs: 120_000 })
+  await host.waitSettled(id)
+  check("/todo rm removed the task", storedMark(removed) === undefined)
+  const commandMessage = (await host.listMessages(id)).filter((m) => m.info.role === "user").at(-1)
+  check(
+    "...and the host made the command's own message",
+    commandMessage?.parts.some((p) => p.type === "text" && p.text?.includes(`removed "${removed}"`)),
+  )
+  const forked = await host.api.post(`/session/${id}/fork`, { messageID: commandMessage?.info.id })
+  await host.revert(id, commandMessage?.info.id)
+  check(
+    "an undo at the /todo command's message takes its edit back, at once",
+    await until(() => storedMark(removed) === "pending"),
+    String(storedMark(removed)),
+  )
+  const forkView = (await turnIn(forked.id, "view")).flatMap(toolResults).findLast(isView)
+  check(
+    "...and a fork at that message starts without the edit",
+    mark(forkView, removed) === "[ ]",
+    forkView?.split("\n").slice(-2).join(" | "),
+  )
+
+  // Two dialog edits while undone; the redo keeps the one that still applies and drops the other.
+  const anchor = { kind: "reverted", point: { message: commandMessage?.info.id } }
+  const dir = kit.todoDir(host.env)
+  const kept = TASKS[3]
+  await kit.dialogAction({ dir, session: id, task: removed, action: "done", anchor })
+  await kit.dialogAction({ dir, session: id, task: kept, action: "drop", anchor })
+  check(
+    "dialog edits while undone change the list in effect",
+    storedMark(removed) === "completed" && storedMark(kept) === "abandoned",
+  )
+  await host.unrevert(id)
+  check(
+    "redo: the command's edit is back, the edit on its removed task dropped, the other kept",
+    await until(() => storedMark(removed) === undefined && storedMark(kept) === "abandoned"),
+    `${storedMark(removed)}, ${storedMark(kept)}`,
+  )
+  const afterRedo = await turn("view")
+  const notices = afterRedo.flatMap((r) =>
+    r.body.messages.filter((m) => m.role === "user").map((m) => textOf(m.content)),
+  )
+  // The newest: the command's own message earlier in the conversation says "changed the todo list" too.
+  const notice = notices.findLast((t) => t.includes("changed the todo list"))
+  check(
+    "...and the model is told of the kept edit, not of the dropped one",
+    notice?.includes(`"${kept}"`) && !notice.includes(`"${removed}"`),
+    notice?.split("\n").slice(1, 4).join(" | "),
   )
   return { seconds: (Date.now() - t0) / 1000 }
 }
