@@ -12,6 +12,7 @@ import { startMockModel, textOf } from "./lib/mock-model.mjs"
 import { proveSteering } from "./lib/prompt-steering.mjs"
 import { createReport } from "./lib/report.mjs"
 import { decide, PLAN, scenarioOf, TASKS } from "./lib/scenarios.mjs"
+import { proveCorrupt } from "./lib/smoke-corrupt.mjs"
 import { forkScenarios, proveFork, proveImport } from "./lib/smoke-fork.mjs"
 import {
   AGENTS,
@@ -268,6 +269,17 @@ try {
   )
   check("a user edit from another process reaches the model", editCopies[0] === 1, editCopies.join(","))
   check("...once: the queued note is consumed", storedList(host, closedId)?.record.edits.length === 0)
+
+  // 9b. A record another program overwrites with garbage while the host runs keeps its list.
+  console.log("9b. corrupt record")
+  await proveCorrupt({
+    host,
+    model,
+    check,
+    quiet,
+    id: closedId,
+    tasks: ["Update the changelog", "Tag the release"],
+  })
 
   // 10. The list follows /undo and /redo.
   console.log("10. undo and redo")

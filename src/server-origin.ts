@@ -1,7 +1,8 @@
 // Where a session with no record starts: asks the host for its messages, and for a fork the candidates for
 // its source and theirs, reads the source's record, and lets the core decide (core/rebuild.ts, core/fork.ts).
-// Runs once per session, the first time the server loads it, within one time budget: a host slow to answer
-// leaves the list empty, as for any new session, and says so once in the log. Never throws.
+// Runs the first time the server loads a session (and again if its record vanishes), within one time
+// budget: a host slow to answer leaves the list empty, as for any new session, and says so once in the log.
+// Never throws.
 
 import {
   type Candidate,

@@ -171,13 +171,19 @@ export function trackSessions(deps: {
       let notes: EditNote[] = []
       if (snapshot.edits.length > 0) ({ snapshot, notes } = await takeNotes(s.id))
       let carried: { shown: TodoList | null } | undefined
-      if (snapshot.revision === 0 && snapshot.persisted && s.state.facts.subagent !== true && findOrigin)
-        ({ snapshot, carried } = await startFromOrigin(s.id, findOrigin, snapshot))
+      const find = originOf(s)
+      if (snapshot.revision === 0 && snapshot.persisted && find)
+        ({ snapshot, carried } = await startFromOrigin(s.id, find, snapshot))
       s.list = snapshot.list
       s.stamp = stamp
       await step(s, { type: "list.loaded", edits: notes, ...(carried ? { carried } : {}) })
     })()
     return s.loaded
+  }
+
+  /** Where a session with no record starts from, if anywhere: a subagent's list is its own. */
+  function originOf(s: Tracked): FindOrigin | undefined {
+    return s.state.facts.subagent === true ? undefined : findOrigin
   }
 
   /**
@@ -201,7 +207,12 @@ export function trackSessions(deps: {
     const stamp = await store.stamp(s.id)
     if (stamp === s.stamp) return
     // Only pending notes need the lock (to clear them); a plain change of the list is read without it.
-    const read = await store.read(s.id)
+    let read = await store.read(s.id)
+    // A record read here before and gone now was moved aside as corrupt by a process that knew no list of
+    // this session: rebuilt from the conversation, as for a session met with no record.
+    const find = originOf(s)
+    if (s.stamp !== undefined && read.revision === 0 && read.persisted && find)
+      ({ snapshot: read } = await startFromOrigin(s.id, find, read))
     const { snapshot, notes } =
       read.edits.length === 0 ? { snapshot: read, notes: [] } : await takeNotes(s.id)
     s.list = snapshot.list

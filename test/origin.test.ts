@@ -1,7 +1,7 @@
 // A session with no record (an import, a fork, another machine's) as the server meets it: its list is started
 // from elsewhere once, the model hears of it only when it must, and a slow or hostile host changes nothing.
 
-import { mkdirSync, writeFileSync } from "node:fs"
+import { mkdirSync, renameSync, writeFileSync } from "node:fs"
 import { afterEach, describe, expect, it } from "vitest"
 import { historyFrom, recordCall, recordEdit } from "../src/core/history.ts"
 import { MARKER } from "../src/core/prompts.ts"
@@ -134,6 +134,20 @@ describe("a session met with no record", () => {
     })
     await prompt(h, "ses_kept")
     expect((await h.store.read("ses_kept")).list).toEqual([phase("Mine", task("Keep me", "in_progress"))])
+  })
+
+  it("a record that vanishes while the session runs (moved aside by a process that knew no list) is rebuilt", async () => {
+    const h = await host()
+    await h.call("ses_gone", { list: [{ phase: "Mine", items: ["Keep me"] }] })
+    await prompt(h, "ses_gone")
+    h.transcripts.set("ses_gone", {
+      info: { id: "ses_gone", title: "t", time: { created: 1 } },
+      messages: [message("m1", "assistant", 10, [OPEN_SAMPLE])],
+    })
+    renameSync(h.store.file("ses_gone"), `${h.store.file("ses_gone")}.corrupt-1`)
+    expect(await prompt(h, "ses_gone")).toEqual([])
+    expect((await h.store.read("ses_gone")).list).toEqual(OPEN_SAMPLE)
+    expect((await h.call("ses_gone", { op: "view" })).output).toContain("Write README")
   })
 
   it("a new session with no todo result starts empty, with no record written and no log", async () => {

@@ -321,7 +321,7 @@ describe("corrupt and foreign records", () => {
     const { store, warnings } = open(dir)
     expect(await store.read("s1")).toEqual({ list: [], revision: 0, edits: [], persisted: true })
     expect(warnings).toEqual([
-      'The saved todo list of session "s1" was unreadable (not valid JSON); it was moved to s1.json.corrupt-1 and the session starts with an empty list.',
+      `The saved todo list of session "s1" was unreadable (not valid JSON); it was moved to s1.json.corrupt-1. The session's list is rebuilt from its conversation where the conversation shows one, else it starts empty.`,
     ])
     expect(await readFile(`${file}.corrupt-1`, "utf8")).toBe("{ not json")
     expect(await readdir(dir)).toEqual(["s1.json.corrupt-1"])
@@ -341,13 +341,111 @@ describe("corrupt and foreign records", () => {
     const second = open(dir)
     await second.store.read("s1")
     expect(second.warnings).toEqual([
-      'The saved todo list of session "s1" was unreadable (not a JSON object); it was moved to s1.json.corrupt-3 and the session starts with an empty list.',
+      `The saved todo list of session "s1" was unreadable (not a JSON object); it was moved to s1.json.corrupt-3. The session's list is rebuilt from its conversation where the conversation shows one, else it starts empty.`,
     ])
     expect((await readdir(dir)).sort()).toEqual([
       "s1.json.corrupt-1",
       "s1.json.corrupt-2",
       "s1.json.corrupt-3",
     ])
+  })
+
+  const RESTORED = (label: string, aside: string, reason = "not valid JSON") =>
+    `The saved todo list of session "${label}" was unreadable (${reason}); it was moved to ${aside} and the list this process last read or wrote was saved in its place.`
+
+  it("a record that turns corrupt after a good read keeps the list: moved aside, saved back, warned once", async () => {
+    const dir = await tempDir()
+    const file = join(dir, "s.json")
+    await open(dir).store.update("s", (s) => ({ ...s, list: LIST }))
+    const { store, warnings } = open(dir)
+    const good = await store.read("s")
+    await writeFile(file, "garbage from elsewhere")
+    const before = await store.stamp("s")
+    const read = await store.read("s")
+    expect(read).toEqual({ ...good, revision: good.revision + 1 })
+    expect(await readFile(`${file}.corrupt-1`, "utf8")).toBe("garbage from elsewhere")
+    expect((await readdir(dir)).sort()).toEqual(["s.json", "s.json.corrupt-1"])
+    expect(JSON.parse(await readFile(file, "utf8")).revision).toBe(good.revision + 1)
+    expect(await store.stamp("s")).not.toBe(before)
+    expect(warnings).toEqual([RESTORED("s", "s.json.corrupt-1")])
+    expect(await store.read("s")).toEqual(read)
+    expect(warnings).toHaveLength(1)
+  })
+
+  it("a corrupt record met by an update keeps the list this process wrote last, and the change lands on it", async () => {
+    const dir = await tempDir()
+    const file = join(dir, "s.json")
+    const { store, warnings } = open(dir)
+    await store.update("s", append("a"))
+    // Written, never read back: the process's own write is the version it knows.
+    const wrote = await store.update("s", append("b"))
+    await writeFile(file, JSON.stringify({ version: 2, session: "s", revision: 7, list: "bad", edits: [] }))
+    const next = await store.update("s", append("c"))
+    expect([texts(next), next.revision]).toEqual([["a", "b", "c"], wrote.revision + 2])
+    expect(JSON.parse(await readFile(`${file}.corrupt-1`, "utf8")).list).toBe("bad")
+    expect(texts(await open(dir).store.read("s"))).toEqual(["a", "b", "c"])
+    expect(warnings).toEqual([RESTORED("s", "s.json.corrupt-1", "list is not an array of phases")])
+  })
+
+  it("the list saved back reads back in another process with its history and pending notes", async () => {
+    const dir = await tempDir()
+    const file = join(dir, "s.json")
+    const { store } = open(dir)
+    await store.update("s", append("a"))
+    await store.update("s", append("b"))
+    await store.update("s", (s) => ({ ...s, edits: [{ kind: "done", task: "b" }] }))
+    const good = await store.read("s")
+    expect(good.history!.spans.flatMap((span) => span.e).length).toBeGreaterThan(1)
+    await writeFile(file, "{")
+    await store.read("s")
+    const other = open(dir)
+    expect(await other.store.read("s")).toEqual({ ...good, revision: good.revision + 1 })
+    expect(other.warnings).toEqual([])
+  })
+
+  it("a second corruption in the same process saves the list back again, under a new aside name", async () => {
+    const dir = await tempDir()
+    const file = join(dir, "s.json")
+    await open(dir).store.update("s", (s) => ({ ...s, list: LIST }))
+    const { store, warnings } = open(dir)
+    await store.read("s")
+    await writeFile(file, "first")
+    await store.read("s")
+    await writeFile(file, "second")
+    const read = await store.read("s")
+    expect(read.list).toEqual(LIST)
+    expect(await readFile(`${file}.corrupt-2`, "utf8")).toBe("second")
+    expect(texts(await open(dir).store.read("s"))).toEqual(["write store", "release"])
+    expect(warnings).toHaveLength(1)
+  })
+
+  it("a list it cannot save back is kept in memory, and the corrupt record stays for the next try", async () => {
+    const dir = await tempDir()
+    const file = join(dir, "s.json")
+    const disk = { failing: false }
+    const { store, warnings } = open(dir, {
+      fs: {
+        ...nodeFs,
+        open: (async (path: string, flags?: string) => {
+          if (disk.failing && flags === "wx" && path.endsWith(".tmp") && !path.includes(".lock"))
+            throw code("ENOSPC")
+          return nodeFs.open(path, flags)
+        }) as typeof nodeFs.open,
+      },
+    })
+    await store.update("s", (s) => ({ ...s, list: LIST }))
+    await store.read("s")
+    await writeFile(file, "garbage")
+    disk.failing = true
+    const read = await store.read("s")
+    expect([read.list, read.persisted]).toEqual([LIST, false])
+    expect(warnings).toEqual([
+      `Todo storage in ${dir} is not usable (ENOSPC); todo lists are kept in memory only for now. The next change tries the disk again.`,
+    ])
+    disk.failing = false
+    const next = await store.update("s", append("later"))
+    expect([texts(next), next.persisted]).toEqual([["write store", "later"], true])
+    expect(texts(await open(dir).store.read("s"))).toEqual(["write store", "later"])
   })
 
   it.each([
@@ -374,7 +472,7 @@ describe("corrupt and foreign records", () => {
     const { store, warnings } = open(dir)
     expect(await store.read("s")).toEqual({ list: [], revision: 0, edits: [], persisted: true })
     expect(warnings).toEqual([
-      `The saved todo list of session "s" was unreadable (${reason}); it was moved to s.json.corrupt-1 and the session starts with an empty list.`,
+      `The saved todo list of session "s" was unreadable (${reason}); it was moved to s.json.corrupt-1. The session's list is rebuilt from its conversation where the conversation shows one, else it starts empty.`,
     ])
   })
 

@@ -43,7 +43,12 @@ export function tempName(path: string): string {
 export const TEMP_SUFFIX = /^(?:\.lock(?:\.break)?)?\.(\d+)\.\d+-[0-9a-f]+\.tmp$/
 
 /** Creates a file that must not exist yet. */
-export async function writeNew(fs: Fs, path: string, text: string, sync: boolean): Promise<void> {
+export async function writeNew(
+  fs: Fs,
+  path: string,
+  text: string | Uint8Array,
+  sync: boolean,
+): Promise<void> {
   const handle = await fs.open(path, "wx")
   try {
     await handle.writeFile(text, "utf8")
@@ -105,13 +110,7 @@ async function renameWithRetry(fs: Fs, from: string, to: string): Promise<void> 
 
 /** Moves a corrupt record to <file>.corrupt-<n> without ever replacing an earlier one. Run it under the lock. */
 export async function moveAside(fs: Fs, path: string): Promise<string> {
-  const base = basename(path)
-  let n = 1
-  for (const name of await fs.readdir(dirname(path))) {
-    const match = name.startsWith(`${base}.corrupt-`) ? /^\d+$/.exec(name.slice(base.length + 9)) : null
-    if (match) n = Math.max(n, Number(match[0]) + 1)
-  }
-  for (; ; n++) {
+  for (let n = await firstAside(fs, path); ; n++) {
     const aside = `${path}.corrupt-${n}`
     try {
       // link fails on an existing name, so an aside is never overwritten.
@@ -126,6 +125,39 @@ export async function moveAside(fs: Fs, path: string): Promise<string> {
       return aside
     }
   }
+}
+
+/**
+ * Gives a corrupt record a second name <file>.corrupt-<n> (never replacing an earlier one) and leaves it in
+ * place: a record about to be written over stays corrupt, not missing, if that write does not land. Without
+ * hard links the bytes are copied. Run it under the lock.
+ */
+export async function keepAside(fs: Fs, path: string): Promise<string> {
+  let bytes: Uint8Array | undefined
+  for (let n = await firstAside(fs, path); ; n++) {
+    const aside = `${path}.corrupt-${n}`
+    try {
+      if (bytes === undefined) await fs.link(path, aside)
+      else await writeNew(fs, aside, bytes, true)
+      return aside
+    } catch (error) {
+      if (errorCode(error) === "EEXIST") continue
+      if (bytes !== undefined || !LINK_UNSUPPORTED.has(errorCode(error))) throw error
+      bytes = await fs.readFile(path)
+      n--
+    }
+  }
+}
+
+/** The number of the next <file>.corrupt-<n>: one above the highest in the folder. */
+async function firstAside(fs: Fs, path: string): Promise<number> {
+  const base = basename(path)
+  let n = 1
+  for (const name of await fs.readdir(dirname(path))) {
+    const match = name.startsWith(`${base}.corrupt-`) ? /^\d+$/.exec(name.slice(base.length + 9)) : null
+    if (match) n = Math.max(n, Number(match[0]) + 1)
+  }
+  return n
 }
 
 async function exists(fs: Fs, path: string): Promise<boolean> {

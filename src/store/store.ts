@@ -1,6 +1,7 @@
 // Storage adapter: one JSON record per session in one folder, shared by the server and TUI processes. Owns the
 // in-process queue, the memory fallback and the one recovery path: every way a record can fail to load or save
 // (corrupt, newer, locked, unwritable) is decided in `recover` and degrades to a warning, never a throw.
+// A record that turns corrupt is replaced by the list this process last read or wrote, when it knows one.
 // A session kept in memory after a storage error tries the disk again on its next change (policy.ts decides
 // whether its list is written back). A lock held too long by a live process makes an update return `busy`.
 // It imports only Node built-ins and plain TypeScript modules, so tests can run it in child processes after a
@@ -10,7 +11,16 @@ import * as nodeFs from "node:fs/promises"
 import { basename, join } from "node:path"
 import { diffLists } from "../core/diff.ts"
 import type { TodoList } from "../core/types.ts"
-import { describeError, errorCode, type Fs, fileName, moveAside, noop, writeAtomic } from "./files.ts"
+import {
+  describeError,
+  errorCode,
+  type Fs,
+  fileName,
+  keepAside,
+  moveAside,
+  noop,
+  writeAtomic,
+} from "./files.ts"
 import { type Acquired, createLocks } from "./lock.ts"
 import { type Fallback, reunite } from "./policy.ts"
 import {
@@ -18,6 +28,7 @@ import {
   decodeRecord,
   EMPTY,
   encodeRecord,
+  historyOf,
   nextSnapshot,
   type Parse,
   type Snapshot,
@@ -66,6 +77,12 @@ interface Kept extends Fallback {
 /** How many sessions' last decoded records are kept (see `decodedTexts`). */
 const DECODED_KEPT = 8
 
+/**
+ * How many sessions' last good lists are kept (see `lastGood`): more than the decode cache, since a session
+ * whose record turns corrupt after it left this cache starts empty.
+ */
+const GOOD_KEPT = 32
+
 /** How often one update writes again after its write was lost (its lock broken, its temp file swept). */
 const WRITE_ATTEMPTS = 3
 
@@ -85,6 +102,15 @@ export function createStore(options: StoreOptions): Store {
   // hook before it just read, and decoding checks the whole list history, so an unchanged text is not
   // decoded again. Decoding is pure, so the answer is the same; a few sessions are kept.
   const decodedTexts = new Map<string, { readonly text: string; readonly decoded: Decoded }>()
+  // The record as this process last read it good or wrote it, per session: what a record that turns corrupt
+  // is replaced with, so a write of garbage by someone else costs only what that write replaced.
+  const lastGood = new Map<string, Snapshot>()
+
+  function remember(session: string, snap: Snapshot): void {
+    lastGood.delete(session)
+    if (lastGood.size >= GOOD_KEPT) lastGood.delete(lastGood.keys().next().value as string)
+    lastGood.set(session, snap)
+  }
 
   const file = (session: string) => join(dir, fileName(session))
 
@@ -139,11 +165,15 @@ export function createStore(options: StoreOptions): Store {
     }
     try {
       const known = decodedTexts.get(session)
-      if (known?.text === text) return known.decoded
+      if (known?.text === text) {
+        if (known.decoded.kind === "ok") remember(session, known.decoded.snap)
+        return known.decoded
+      }
       const decoded = decodeRecord(text, session, parse)
       decodedTexts.delete(session)
       if (decodedTexts.size >= DECODED_KEPT) decodedTexts.delete(decodedTexts.keys().next().value as string)
       decodedTexts.set(session, { text, decoded })
+      if (decoded.kind === "ok") remember(session, decoded.snap)
       if (decoded.kind === "ok" && decoded.warning !== undefined)
         warnOnce(`history:${session}`, `Todo session ${sessionLabel(session)}: ${decoded.warning}`)
       return decoded
@@ -162,11 +192,15 @@ export function createStore(options: StoreOptions): Store {
   }
 
   /**
-   * The one recovery path, under the lock: the stored list, or undefined when the session went to memory
-   * (a record of a newer version, an unreadable folder). A corrupt record is moved aside only under the lock,
-   * so a record another process wrote meanwhile is never moved.
+   * The one recovery path, under the lock: the stored list, undefined when the session went to memory
+   * (a record of a newer version, an unreadable folder), or "lost" when a write it made did not land. A
+   * corrupt record is moved aside only under the lock, so a record another process wrote meanwhile is never
+   * moved. `fence` is the lock's check before a write.
    */
-  async function recover(session: string): Promise<Snapshot | undefined> {
+  async function recover(
+    session: string,
+    fence: () => Promise<boolean>,
+  ): Promise<Snapshot | undefined | "lost"> {
     const loaded = await load(session)
     switch (loaded.kind) {
       case "ok":
@@ -184,18 +218,52 @@ export function createStore(options: StoreOptions): Store {
         )
         return undefined
       case "corrupt":
-        try {
-          const aside = await moveAside(fs, file(session))
-          warnOnce(
-            `corrupt:${session}`,
-            `The saved todo list of session ${sessionLabel(session)} was unreadable (${loaded.reason}); ` +
-              `it was moved to ${basename(aside)} and the session starts with an empty list.`,
-          )
-          return EMPTY
-        } catch (error) {
-          unusable(session, memory.get(session)?.kept ?? EMPTY, undefined, error)
-          return undefined
-        }
+        return replaceCorrupt(session, loaded.reason, fence)
+    }
+  }
+
+  /**
+   * A corrupt record goes aside. The list this process has (in memory, else as last read or written) is
+   * written in its place at the next revision, so every process's stamp moves and they all go on with it;
+   * with none known, the session starts empty and the server rebuilds it where its conversation shows one.
+   */
+  async function replaceCorrupt(
+    session: string,
+    reason: string,
+    fence: () => Promise<boolean>,
+  ): Promise<Snapshot | undefined | "lost"> {
+    const known = memory.get(session)?.kept ?? lastGood.get(session)
+    const unreadable = `The saved todo list of session ${sessionLabel(session)} was unreadable (${reason})`
+    try {
+      if (known === undefined) {
+        const aside = await moveAside(fs, file(session))
+        warnOnce(
+          `corrupt:${session}`,
+          `${unreadable}; it was moved to ${basename(aside)}. The session's list is rebuilt from its conversation ` +
+            "where the conversation shows one, else it starts empty.",
+        )
+        return EMPTY
+      }
+      const aside = await keepAside(fs, file(session))
+      const restored: Snapshot = {
+        list: known.list,
+        history: historyOf(known),
+        revision: known.revision + 1,
+        edits: known.edits,
+        persisted: true,
+      }
+      if ((await writeAtomic(fs, file(session), encodeRecord(session, restored), fence)) === "lost")
+        return "lost"
+      remember(session, restored)
+      rejoined(session, true)
+      warnOnce(
+        `corrupt:${session}`,
+        `${unreadable}; it was moved to ${basename(aside)} and the list this process last read or wrote was saved in its place.`,
+      )
+      return restored
+    } catch (error) {
+      unusable(session, memory.get(session)?.kept ?? known ?? EMPTY, undefined, error)
+      return undefined
     }
   }
 
@@ -266,7 +334,8 @@ export function createStore(options: StoreOptions): Store {
 
   /** One locked read-modify-write; "lost" when the write did not land and must be made again. */
   async function attempt(session: string, fn: Change, lock: Extract<Acquired, { kind: "held" }>) {
-    const stored = await recover(session)
+    const stored = await recover(session, lock.holds)
+    if (stored === "lost") return "lost"
     if (stored === undefined) return inMemory(session, fn)
     const { base, write } = rejoin(session, stored)
     const next = changed(session, base, fn, true) ?? (write ? base : undefined)
@@ -277,6 +346,7 @@ export function createStore(options: StoreOptions): Store {
     try {
       if ((await writeAtomic(fs, file(session), encodeRecord(session, next), lock.holds)) === "lost")
         return "lost"
+      remember(session, next)
     } catch (error) {
       // A new episode: `next` was made from the record as read just now.
       memory.delete(session)
