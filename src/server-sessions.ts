@@ -133,12 +133,13 @@ export function trackSessions(deps: {
     const toast = droppedToast(stepped?.dropped ?? [])
     if (toast) showToast(client, toast)
     for (const note of notes) await step(s, editedEvent(note))
+    // A redo always reports (it brings back what the undo took), a commit only when edits were made again.
     const remadeOn = stepped?.remadeOn
-    if (remadeOn !== undefined && (change.type === "unrevert" || change.type === "commit"))
+    if (change.type === "unrevert" || (change.type === "commit" && remadeOn !== undefined))
       await step(s, {
         type: "edits.remade",
         change: change.type,
-        before: remadeOn,
+        before: remadeOn ?? snapshot.list,
         after: snapshot.list,
         dropped: stepped?.dropped.length ?? 0,
       })

@@ -353,6 +353,19 @@ describe("the model is never told something false", () => {
     expect(told).toContain('removed "Ship it"')
   })
 
+  it("a user edit queued before an undo that is redone is told: the redo brought it back", async () => {
+    const c = await started()
+    await planDoneDone(c)
+    const after = { kind: "after" as const, message: c.lastUser }
+    const rm = [{ op: "rm" as const, target: { kind: "task" as const, text: "Ship it" } }]
+    await runUserOps(c.h.store, S, rm, DEFAULT_LIMITS, "record", after)
+    // A hook takes the note while nothing is pending, then the user undoes and redoes.
+    await view(c)
+    await c.revert(c.lastUser)
+    await c.unrevert()
+    expect(await c.prompt("Go on")).toContain('removed "Ship it"')
+  })
+
   it("no reminder while an undo is pending: it would commit the user's undo", async () => {
     const c = await started()
     const turns = await planDoneDone(c)

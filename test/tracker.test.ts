@@ -126,7 +126,8 @@ test("initial state is plain, serializable data", () => {
     nudges: 0,
     reminders: 0,
     paused: false,
-    pending: { resume: false, carried: false, compaction: false, nudge: 0, edits: null },
+    undoing: false,
+    pending: { resume: false, carried: false, compaction: false, nudge: 0, edits: null, undone: null },
   })
 })
 
@@ -1063,6 +1064,25 @@ describe("after an undo", () => {
     s.send({ type: "userEdit", lines: ['removed "Docs"'], removed: ["Docs"] })
     s.send({ type: "remade", lines: [], removed: [] })
     expect(s.state.pending.edits).toBeNull()
+  })
+
+  test("notes an undo took back come back with a redo, and are gone once a prompt commits the undo", () => {
+    const drop = { type: "userEdit" as const, lines: ['removed "Deploy"'], removed: ["Deploy"] }
+    const redone = Session.started()
+    redone.send(drop)
+    redone.send({ type: "rewound" })
+    redone.send({ type: "userEdit", lines: ['added "Docs" to "Ship" (pending)'], removed: [] })
+    // A second undo while undone: the notes held are the first undo's, not those made since.
+    redone.send({ type: "rewound" })
+    redone.send({ type: "remade", lines: [], removed: [] })
+    expect(redone.state.pending.edits?.lines).toEqual(['removed "Deploy"'])
+    const committed = Session.started()
+    committed.send(drop)
+    committed.send({ type: "rewound" })
+    const [told] = committed.send(prompt("go on", { list: OPEN, isNewSession: false }))
+    expect(told?.text ?? "").not.toContain("Deploy")
+    committed.send({ type: "remade", lines: [], removed: [] })
+    expect(committed.state.pending.edits).toBeNull()
   })
 
   test("no reminder while the undo is pending: a new turn would commit it", () => {

@@ -117,8 +117,8 @@ export type HostEvent =
   /** The newest message of the session, as the server looked it up. */
   | { readonly type: "message.seen"; readonly messageID: string }
   /**
-   * The stored history made the edits made while reverted again (redo or commit) on `before`, which left
-   * `after`; `dropped` of them no longer applied.
+   * A redo was followed (or a commit made edits made while reverted again): those edits were made on
+   * `before`, which left `after` (the same list when there were none); `dropped` of them no longer applied.
    */
   | {
       readonly type: "edits.remade"

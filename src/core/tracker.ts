@@ -65,6 +65,8 @@ export interface TrackerState {
   readonly reminders: number
   /** Set by a reminder (or an abort or user edit); cleared by progress or a real prompt. */
   readonly paused: boolean
+  /** An undo is pending: set by "rewound", cleared by a redo ("remade") or any user message (a commit). */
+  readonly undoing: boolean
   readonly pending: {
     readonly resume: boolean
     /** The list differs from what the conversation shows: say so once, with the list. */
@@ -73,6 +75,8 @@ export interface TrackerState {
     /** Edit count to report in a due nudge; 0 when none is due. */
     readonly nudge: number
     readonly edits: EditSummary | null
+    /** User-edit notes an undo took back, held for a redo to bring back with the edits. */
+    readonly undone: EditSummary | null
   }
 }
 
@@ -202,7 +206,8 @@ export function initialTracker(): TrackerState {
     nudges: 0,
     reminders: 0,
     paused: false,
-    pending: { resume: false, carried: false, compaction: false, nudge: 0, edits: null },
+    undoing: false,
+    pending: { resume: false, carried: false, compaction: false, nudge: 0, edits: null, undone: null },
   }
 }
 
@@ -376,6 +381,7 @@ function deliver(
       compaction: take.compaction ? false : pending.compaction,
       edits: take.edits ? null : pending.edits,
       nudge: take.nudge ? 0 : pending.nudge,
+      undone: pending.undone,
     },
   }
 }
@@ -383,7 +389,7 @@ function deliver(
 export function stepTracker(state: TrackerState, event: TrackerEvent, config: TrackerConfig): Step {
   switch (event.type) {
     case "userMessage":
-      return onUserMessage(state, event, config)
+      return onUserMessage(undoCommitted(state), event, config)
     case "toolResult":
       return onToolResult(state, event, config)
     case "modelRequest":
@@ -419,21 +425,22 @@ export function stepTracker(state: TrackerState, event: TrackerEvent, config: Tr
       return { state: { ...state, pending: { ...state.pending, compaction: true } }, actions: [] }
     case "rewound":
       return onRewound(state)
-    case "remade":
+    case "remade": {
+      // The notes of edits made while undone give way to what those edits did, net; the notes the undo
+      // took back come back with the edits they describe.
+      const held = state.pending.undone
+      const edits =
+        event.lines.length === 0 ? held : mergeEdits(held, event.lines, event.removed, event.removedPhases)
       return {
         state: {
           ...state,
-          paused: state.paused || event.lines.length > 0,
-          pending: {
-            ...state.pending,
-            edits:
-              event.lines.length === 0
-                ? null
-                : mergeEdits(null, event.lines, event.removed, event.removedPhases),
-          },
+          undoing: false,
+          paused: state.paused || edits !== null,
+          pending: { ...state.pending, edits, undone: null },
         },
         actions: [],
       }
+    }
     case "userEdit":
       // The user is steering: no reminder until the agent makes progress on its own.
       return {
@@ -453,21 +460,30 @@ export function stepTracker(state: TrackerState, event: TrackerEvent, config: Tr
 /**
  * After an undo no pending notice may describe a state that is gone. A pending user edit was made after the
  * newest message, so after any revert point: it is undone with it (an edit made while reverted arrives after
- * this step). A pending compaction notice belongs to a summary the undo took back (a revert lands on a user
+ * this step), and held for a redo, which brings the edit back. Notes pending at a second undo were made
+ * while undone: the redo tells what those edits did, net, in their place. A pending compaction notice belongs to a summary the undo took back (a revert lands on a user
  * message, and no prompt came since the summary). A due nudge counted tool results that may be undone.
  * The resume notice stays: it shows the list as it is when it goes out. The user is steering: no reminder
  * until a prompt or progress.
  */
 function onRewound(state: TrackerState): Step {
+  const undone = state.undoing ? state.pending.undone : state.pending.edits
   return {
     state: {
       ...state,
       edits: 0,
       paused: true,
-      pending: { ...state.pending, edits: null, compaction: false, nudge: 0 },
+      undoing: true,
+      pending: { ...state.pending, edits: null, undone, compaction: false, nudge: 0 },
     },
     actions: [],
   }
+}
+
+/** Every user message commits a pending undo: the notes it took back describe edits gone for good. */
+function undoCommitted(state: TrackerState): TrackerState {
+  if (!state.undoing) return state
+  return { ...state, undoing: false, pending: { ...state.pending, undone: null } }
 }
 
 function onUserMessage(
