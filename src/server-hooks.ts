@@ -22,7 +22,7 @@ import { applyStubs, decodeBusEvent, decodeParts, decodeTools, decodeUser, histo
 import { makeLogger, showToast } from "./host-output.ts"
 import { todoDir } from "./paths.ts"
 import { originFinder, sourceAtFork } from "./server-origin.ts"
-import { trackSessions } from "./server-sessions.ts"
+import { type Tracked, trackSessions } from "./server-sessions.ts"
 import { loadSettings } from "./settings.ts"
 import { createStore, type Store } from "./store/store.ts"
 import { todoTool } from "./todo-tool.ts"
@@ -104,32 +104,34 @@ export const server: Plugin = async (input, options) => {
 
     "chat.message": guard("chat.message", async (hookInput, output) => {
       const s = sessions.get(hookInput.sessionID)
-      await syncFromStore(s)
-      await resolveParent(s)
-      await agents.awaitBriefly()
-      const parts = decodeParts(output.parts)
-      const user = decodeUser(hookInput as Record<string, unknown>, output.message)
-      const tools = decodeTools(output.message)
-      const messageID = typeof output.message?.id === "string" ? output.message.id : undefined
-      const message: HostEvent = {
-        type: "user.message",
-        parts,
-        user,
-        ...(tools ? { tools } : {}),
-        ...(messageID ? { messageID } : {}),
-      }
-      const text = joined(await step(s, message), "attach")
-      if (!text) return
-      const last = output.parts.at(-1) as { id?: string } | undefined
-      output.parts.push({
-        // Part ids sort in creation order; extending the last id places ours right after the user's text.
-        id: `${last?.id ?? "prt_todo"}z`,
-        sessionID: hookInput.sessionID,
-        messageID: output.message.id,
-        type: "text",
-        text,
-        synthetic: true,
-      } as never)
+      await sessions.inOrder(s, async () => {
+        await syncFromStore(s)
+        await resolveParent(s)
+        await agents.awaitBriefly()
+        const parts = decodeParts(output.parts)
+        const user = decodeUser(hookInput as Record<string, unknown>, output.message)
+        const tools = decodeTools(output.message)
+        const messageID = typeof output.message?.id === "string" ? output.message.id : undefined
+        const message: HostEvent = {
+          type: "user.message",
+          parts,
+          user,
+          ...(tools ? { tools } : {}),
+          ...(messageID ? { messageID } : {}),
+        }
+        const text = joined(await step(s, message), "attach")
+        if (!text) return
+        const last = output.parts.at(-1) as { id?: string } | undefined
+        output.parts.push({
+          // Part ids sort in creation order; extending the last id places ours right after the user's text.
+          id: `${last?.id ?? "prt_todo"}z`,
+          sessionID: hookInput.sessionID,
+          messageID: output.message.id,
+          type: "text",
+          text,
+          synthetic: true,
+        } as never)
+      })
     }),
 
     "experimental.chat.messages.transform": guard("messages.transform", async (_input, output) => {
@@ -205,27 +207,29 @@ export const server: Plugin = async (input, options) => {
     "command.execute.before": guard("command.execute.before", async (hookInput, output) => {
       if (hookInput.command !== "todo") return
       const s = sessions.get(hookInput.sessionID)
-      await syncFromStore(s)
-      // The host runs this hook before it commits a pending undo: the command sees the reverted list.
-      const before = s.list
-      const { report, list } = await runCommand(
-        { store, directory: input.directory, limits },
-        s.id,
-        before,
-        hookInput.arguments ?? "",
-        await sessions.editAnchor(s),
-      )
-      s.list = list
-      // The host mints the command's own message after this hook: the edit settles on it (rewind.ts).
-      await sessions.step(s, { type: "command.ran", before, after: list })
-      // Visible (not synthetic) so the user sees what happened; the marker keeps the tracker
-      // from counting it as a new prompt.
-      // The list rides in the part's metadata for a sidebar that cannot read the store (attached remotely).
-      output.parts.splice(0, output.parts.length, {
-        type: "text",
-        text: commandReplyText(report),
-        metadata: { [COMMAND_PART_KEY]: { list: s.list, version: CARRIED_LIST_VERSION } },
-      } as never)
+      await sessions.inOrder(s, async () => {
+        await syncFromStore(s)
+        // The host runs this hook before it commits a pending undo: the command sees the reverted list.
+        const before = s.list
+        const { report, list } = await runCommand(
+          { store, directory: input.directory, limits },
+          s.id,
+          before,
+          hookInput.arguments ?? "",
+          await sessions.editAnchor(s),
+        )
+        s.list = list
+        // The host mints the command's own message after this hook: the edit settles on it (rewind.ts).
+        await sessions.step(s, { type: "command.ran", before, after: list })
+        // Visible (not synthetic) so the user sees what happened; the marker keeps the tracker
+        // from counting it as a new prompt.
+        // The list rides in the part's metadata for a sidebar that cannot read the store (attached remotely).
+        output.parts.splice(0, output.parts.length, {
+          type: "text",
+          text: commandReplyText(report),
+          metadata: { [COMMAND_PART_KEY]: { list: s.list, version: CARRIED_LIST_VERSION } },
+        } as never)
+      })
     }),
 
     event: guard("event", async ({ event }) => {
@@ -240,18 +244,23 @@ export const server: Plugin = async (input, options) => {
           ? sessions.get(decoded.sessionID)
           : sessions.find(decoded.sessionID)
       if (!s) return
-      if (hostEvent.type === "session.idle") {
-        await syncFromStore(s)
-        await resolveParent(s)
-      }
-      // Notes queued before an undo describe what it takes back: they are read before it is followed.
-      if (
-        hostEvent.type === "message.removed" ||
-        (hostEvent.type === "session.updated" && !samePoint(s.state.facts.rewind.revert, hostEvent.revert))
-      )
-        await syncFromStore(s)
-      await step(s, hostEvent)
+      await sessions.inOrder(s, () => follow(s, hostEvent))
     }),
+  }
+
+  /** One host event, in its turn (`inOrder`). */
+  async function follow(s: Tracked, hostEvent: HostEvent): Promise<void> {
+    if (hostEvent.type === "session.idle") {
+      await syncFromStore(s)
+      await resolveParent(s)
+    }
+    // Notes queued before an undo describe what it takes back: they are read before it is followed.
+    if (
+      hostEvent.type === "message.removed" ||
+      (hostEvent.type === "session.updated" && !samePoint(s.state.facts.rewind.revert, hostEvent.revert))
+    )
+      await syncFromStore(s)
+    await step(s, hostEvent)
   }
   return hooks
 }

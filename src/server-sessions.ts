@@ -46,6 +46,8 @@ export interface Tracked {
   /** The store's change marker when `list` was read; a different stamp means another process wrote. */
   stamp: string | undefined
   loaded: Promise<void> | undefined
+  /** The last job queued by `inOrder`. */
+  queue: Promise<void>
 }
 
 export interface Sessions {
@@ -53,6 +55,12 @@ export interface Sessions {
   get(id: string): Tracked
   /** The tracked session, or undefined: for events about sessions this server never started. */
   find(id: string): Tracked | undefined
+  /**
+   * Runs `job` once every job queued before it for this session has finished. The host hands events and
+   * hooks to the plugin without waiting for the one before, and an undo is only followed right in the
+   * order the host sent it (removals, the cleared revert, then the prompt that made them).
+   */
+  inOrder(s: Tracked, job: () => Promise<void>): Promise<void>
   /** Steps the core; reminders and forgetting are performed here, the other actions are returned. */
   step(s: Tracked, event: HostEvent): Promise<readonly SessionAction[]>
   /** Picks up the stored list and another process's changes (and the user-edit notes they left). */
@@ -87,7 +95,14 @@ export function trackSessions(deps: {
   function get(id: string): Tracked {
     let s = sessions.get(id)
     if (!s) {
-      s = { id, state: initialSession(), list: [], stamp: undefined, loaded: undefined }
+      s = {
+        id,
+        state: initialSession(),
+        list: [],
+        stamp: undefined,
+        loaded: undefined,
+        queue: Promise.resolve(),
+      }
       sessions.set(id, s)
     }
     return s
@@ -99,7 +114,11 @@ export function trackSessions(deps: {
     for (const toast of spokenToasts(result.actions, s.list, config)) showToast(client, toast)
     for (const action of result.actions) {
       if (action.type === "forget") sessions.delete(s.id)
-      else if (action.type === "remind") await remind(s.id, action)
+      // Not waited for: the reminder's own prompt runs this session's hooks, which wait for this job.
+      else if (action.type === "remind")
+        void remind(s.id, action).catch((error: unknown) =>
+          log("error", `reminder failed: ${error instanceof Error ? error.message : String(error)}`),
+        )
       else if (action.type === "history") await follow(s, action.change)
     }
     return result.actions
@@ -270,9 +289,16 @@ export function trackSessions(deps: {
     return todoAccess((sessions.get(id)?.state ?? initialSession()).facts, agents.current())
   }
 
+  function inOrder(s: Tracked, job: () => Promise<void>): Promise<void> {
+    const run = s.queue.then(job)
+    s.queue = run.catch(() => undefined)
+    return run
+  }
+
   return {
     get,
     find: (id) => sessions.get(id),
+    inOrder,
     step,
     syncFromStore,
     resolveParent,

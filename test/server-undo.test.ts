@@ -6,7 +6,7 @@ import { runUserOps } from "../src/actions.ts"
 import { listAt } from "../src/core/history.ts"
 import { DEFAULT_LIMITS } from "../src/core/types.ts"
 import { historyOf } from "../src/store/record.ts"
-import { type FakeHost, startHost } from "./fixtures/host.ts"
+import { ALLOW_ALL, type FakeHost, startHost } from "./fixtures/host.ts"
 
 const hosts: FakeHost[] = []
 afterEach(() => {
@@ -244,6 +244,36 @@ describe("undo and redo", () => {
     const told = await c.prompt("Go on")
     expect(told).toContain("Write docs")
     expect(told).not.toContain("Ship it")
+  })
+})
+
+describe("events are followed in the order the host sends them", () => {
+  it("a revert sent while the hook of the prompt before it still runs waits for it, so the prompt does not commit it", async () => {
+    // The host hands hooks and events over without waiting; the first prompt waits for the agents' rules.
+    let release = () => {}
+    const gate = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const h = await startHost({
+      agents: async () => {
+        await gate
+        return { data: [{ name: "build", permission: [ALLOW_ALL] }] }
+      },
+    })
+    hosts.push(h)
+    await h.event("session.created", { info: { id: S } })
+    const c = new Conversation(h)
+    const plan = [{ op: "init" as const, list: [{ phase: "Build", items: ["Write parser", "Ship it"] }] }]
+    await runUserOps(h.store, S, plan, DEFAULT_LIMITS, "none", { kind: "after", message: "msg_0001" })
+    const prompt = c.prompt("Fix the parser")
+    const reverted = c.revert("msg_0001")
+    // Long enough for the revert to be followed had it not waited for the prompt before it.
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    release()
+    await Promise.all([prompt, reverted])
+    expect(await stored(h)).toEqual([])
+    await c.unrevert()
+    expect((await stored(h))[0]!.tasks.map((t) => t.text)).toEqual(["Write parser", "Ship it"])
   })
 })
 

@@ -5,7 +5,8 @@
 // an undo that cuts a reply at its todo call's part takes back that call only, and redo brings it back;
 // an undo (and a fork) at a /todo command's own message takes back the command's edit, though the host runs
 // the command before it makes that message; a redo that drops one of two dialog edits made while undone
-// keeps the other and tells the model of it, not of the dropped one.
+// keeps the other and tells the model of it, not of the dropped one; a dialog edit while undone survives the
+// prompt that makes the undo final.
 // The list is read the way the model sees it: the `todo view` results and the command's text in the
 // requests the scripted model received.
 import { existsSync, readFileSync } from "node:fs"
@@ -209,6 +210,28 @@ export async function proveUndo({ host, model, kit, check }) {
     "...and the model is told of the kept edit, not of the dropped one",
     notice?.includes(`"${kept}"`) && !notice.includes(`"${removed}"`),
     notice?.split("\n").slice(1, 4).join(" | "),
+  )
+
+  // A dialog edit while undone, then a new prompt: the prompt makes the undo final, the edit kept.
+  await host.revert(id, commandMessage?.info.id)
+  await until(() => storedMark(removed) === "pending")
+  await kit.dialogAction({ dir, session: id, task: removed, action: "done", anchor })
+  const committed = await turn("view")
+  const finalView = committed.flatMap(toolResults).findLast(isView)
+  check(
+    "a dialog edit while undone, then a prompt: the undo is final and the edit kept",
+    storedMark(removed) === "completed" && mark(finalView, removed) === "[x]",
+    `${storedMark(removed)}; ${finalView?.split("\n").find((l) => l.includes(removed))}`,
+  )
+  const told = committed[0]?.body.messages
+    .filter((m) => m.role === "user")
+    .map((m) => textOf(m.content))
+    .filter((t) => t.includes("changed the todo list"))
+    .at(-1)
+  check(
+    "...and the model is told of it once, in the prompt that made the undo final",
+    told?.includes(`"${removed}"`) && told.split("changed the todo list").length === 2,
+    told?.split("\n").slice(1, 3).join(" | "),
   )
   return { seconds: (Date.now() - t0) / 1000 }
 }
