@@ -136,9 +136,11 @@ describe("a session met with no record", () => {
     expect((await h.store.read("ses_kept")).list).toEqual([phase("Mine", task("Keep me", "in_progress"))])
   })
 
-  it("a record that vanishes while the session runs (moved aside by a process that knew no list) is rebuilt", async () => {
+  it("a record that vanishes while the session runs (moved aside by a process that knew no list) is saved again from the server's list", async () => {
     const h = await host()
-    await h.call("ses_gone", { list: [{ phase: "Mine", items: ["Keep me"] }] })
+    await h.call("ses_gone", { list: [{ phase: "Mine", items: ["Keep me", "And me"] }] })
+    // The user's edit is not in the conversation: a rebuild from it would lose the edit.
+    await h.command("ses_gone", 'drop "And me"')
     await prompt(h, "ses_gone")
     h.transcripts.set("ses_gone", {
       info: { id: "ses_gone", title: "t", time: { created: 1 } },
@@ -146,8 +148,24 @@ describe("a session met with no record", () => {
     })
     renameSync(h.store.file("ses_gone"), `${h.store.file("ses_gone")}.corrupt-1`)
     expect(await prompt(h, "ses_gone")).toEqual([])
+    const kept = [phase("Mine", task("Keep me", "in_progress"), task("And me", "abandoned"))]
+    expect((await h.store.read("ses_gone")).list).toEqual(kept)
+    expect((await h.call("ses_gone", { op: "view" })).output).toContain("[-] And me")
+    expect(h.logs.filter((l) => l.includes("disappeared"))).toHaveLength(1)
+  })
+
+  it("one whose server knew an empty list is rebuilt from the conversation, as a session met with no record", async () => {
+    const h = await host()
+    await h.call("ses_gone", { list: [{ phase: "Mine", items: ["Gone soon"] }] })
+    await h.command("ses_gone", 'rm "Mine"')
+    await prompt(h, "ses_gone")
+    h.transcripts.set("ses_gone", {
+      info: { id: "ses_gone", title: "t", time: { created: 1 } },
+      messages: [message("m1", "assistant", 10, [OPEN_SAMPLE])],
+    })
+    renameSync(h.store.file("ses_gone"), `${h.store.file("ses_gone")}.corrupt-1`)
+    await prompt(h, "ses_gone")
     expect((await h.store.read("ses_gone")).list).toEqual(OPEN_SAMPLE)
-    expect((await h.call("ses_gone", { op: "view" })).output).toContain("Write README")
   })
 
   it("a new session with no todo result starts empty, with no record written and no log", async () => {

@@ -321,7 +321,7 @@ describe("corrupt and foreign records", () => {
     const { store, warnings } = open(dir)
     expect(await store.read("s1")).toEqual({ list: [], revision: 0, edits: [], persisted: true })
     expect(warnings).toEqual([
-      `The saved todo list of session "s1" was unreadable (not valid JSON); it was moved to s1.json.corrupt-1. The session's list is rebuilt from its conversation where the conversation shows one, else it starts empty.`,
+      `The saved todo list of session "s1" was unreadable (not valid JSON); it was moved to s1.json.corrupt-1. A running server saves the list it has again; otherwise the list is rebuilt from the conversation where it shows one, else it starts empty.`,
     ])
     expect(await readFile(`${file}.corrupt-1`, "utf8")).toBe("{ not json")
     expect(await readdir(dir)).toEqual(["s1.json.corrupt-1"])
@@ -341,7 +341,7 @@ describe("corrupt and foreign records", () => {
     const second = open(dir)
     await second.store.read("s1")
     expect(second.warnings).toEqual([
-      `The saved todo list of session "s1" was unreadable (not a JSON object); it was moved to s1.json.corrupt-3. The session's list is rebuilt from its conversation where the conversation shows one, else it starts empty.`,
+      `The saved todo list of session "s1" was unreadable (not a JSON object); it was moved to s1.json.corrupt-3. A running server saves the list it has again; otherwise the list is rebuilt from the conversation where it shows one, else it starts empty.`,
     ])
     expect((await readdir(dir)).sort()).toEqual([
       "s1.json.corrupt-1",
@@ -472,7 +472,7 @@ describe("corrupt and foreign records", () => {
     const { store, warnings } = open(dir)
     expect(await store.read("s")).toEqual({ list: [], revision: 0, edits: [], persisted: true })
     expect(warnings).toEqual([
-      `The saved todo list of session "s" was unreadable (${reason}); it was moved to s.json.corrupt-1. The session's list is rebuilt from its conversation where the conversation shows one, else it starts empty.`,
+      `The saved todo list of session "s" was unreadable (${reason}); it was moved to s.json.corrupt-1. A running server saves the list it has again; otherwise the list is rebuilt from the conversation where it shows one, else it starts empty.`,
     ])
   })
 

@@ -239,8 +239,8 @@ export function createStore(options: StoreOptions): Store {
         const aside = await moveAside(fs, file(session))
         warnOnce(
           `corrupt:${session}`,
-          `${unreadable}; it was moved to ${basename(aside)}. The session's list is rebuilt from its conversation ` +
-            "where the conversation shows one, else it starts empty.",
+          `${unreadable}; it was moved to ${basename(aside)}. A running server saves the list it has again; ` +
+            "otherwise the list is rebuilt from the conversation where it shows one, else it starts empty.",
         )
         return EMPTY
       }
