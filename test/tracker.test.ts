@@ -1057,12 +1057,12 @@ describe("after an undo", () => {
     s.send({ type: "userEdit", lines: ['blocked "Deploy" ("token")'], removed: [] })
     s.send({ type: "userEdit", lines: ['added "Docs" to "Ship" (pending)'], removed: [] })
     // The block no longer applied on the newest list: only the added task is left to tell.
-    s.send({ type: "remade", lines: ['added "Docs" to "Ship" (pending)'], removed: [] })
+    s.send({ type: "remade", redo: true, lines: ['added "Docs" to "Ship" (pending)'], removed: [] })
     const [told] = s.send(prompt("go on", { list: OPEN, isNewSession: false }))
     expect(told?.text).toContain('added "Docs"')
     expect(told?.text).not.toContain('blocked "Deploy"')
     s.send({ type: "userEdit", lines: ['removed "Docs"'], removed: ["Docs"] })
-    s.send({ type: "remade", lines: [], removed: [] })
+    s.send({ type: "remade", redo: true, lines: [], removed: [] })
     expect(s.state.pending.edits).toBeNull()
   })
 
@@ -1074,15 +1074,26 @@ describe("after an undo", () => {
     redone.send({ type: "userEdit", lines: ['added "Docs" to "Ship" (pending)'], removed: [] })
     // A second undo while undone: the notes held are the first undo's, not those made since.
     redone.send({ type: "rewound" })
-    redone.send({ type: "remade", lines: [], removed: [] })
+    redone.send({ type: "remade", redo: true, lines: [], removed: [] })
     expect(redone.state.pending.edits?.lines).toEqual(['removed "Deploy"'])
     const committed = Session.started()
     committed.send(drop)
     committed.send({ type: "rewound" })
     const [told] = committed.send(prompt("go on", { list: OPEN, isNewSession: false }))
     expect(told?.text ?? "").not.toContain("Deploy")
-    committed.send({ type: "remade", lines: [], removed: [] })
+    committed.send({ type: "remade", redo: true, lines: [], removed: [] })
     expect(committed.state.pending.edits).toBeNull()
+    // A commit seen before its prompt (the host's removals come first) that made edits again: only those.
+    const removedFirst = Session.started()
+    removedFirst.send(drop)
+    removedFirst.send({ type: "rewound" })
+    removedFirst.send({
+      type: "remade",
+      redo: false,
+      lines: ['added "Docs" to "Ship" (pending)'],
+      removed: [],
+    })
+    expect(removedFirst.state.pending.edits?.lines).toEqual(['added "Docs" to "Ship" (pending)'])
   })
 
   test("no reminder while the undo is pending: a new turn would commit it", () => {

@@ -464,7 +464,13 @@ function trackerEvent(
       // A commit makes the edits again on the list they were made on: their notes stand, unless some dropped.
       if (event.change === "commit" && event.dropped === 0) return undefined
       const net = diffLists(event.before, event.after)
-      return { type: "remade", lines: net.lines, removed: net.removed, removedPhases: net.removedPhases }
+      return {
+        type: "remade",
+        redo: event.change === "unrevert",
+        lines: net.lines,
+        removed: net.removed,
+        removedPhases: net.removedPhases,
+      }
     }
     case "list.edited":
       return {

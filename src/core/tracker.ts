@@ -155,9 +155,9 @@ export type TrackerEvent =
   | { readonly type: "rewound" }
   /**
    * The user's edits made while the conversation was undone were made again on the list the model comes back
-   * to (a redo): what they changed there, net, replaces the notes queued about them.
+   * to, on a redo or a commit: what they changed there, net, replaces the notes queued about them.
    */
-  | ({ readonly type: "remade" } & EditLines)
+  | ({ readonly type: "remade"; readonly redo: boolean } & EditLines)
 
 /**
  * What a text says. One delivery may carry several one-shot notices in one text (the list shown once):
@@ -426,9 +426,9 @@ export function stepTracker(state: TrackerState, event: TrackerEvent, config: Tr
     case "rewound":
       return onRewound(state)
     case "remade": {
-      // The notes of edits made while undone give way to what those edits did, net; the notes the undo
-      // took back come back with the edits they describe.
-      const held = state.pending.undone
+      // The notes of edits made while undone give way to what those edits did, net; on a redo the notes the
+      // undo took back come back with the edits they describe, on a commit those edits are gone for good.
+      const held = event.redo ? state.pending.undone : null
       const edits =
         event.lines.length === 0 ? held : mergeEdits(held, event.lines, event.removed, event.removedPhases)
       return {
