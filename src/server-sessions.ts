@@ -153,13 +153,12 @@ export function trackSessions(deps: {
     const toast = droppedToast(stepped?.dropped ?? [])
     if (toast) showToast(client, toast)
     for (const note of notes) await step(s, editedEvent(note))
-    // A redo always reports (it brings back what the undo took), a commit only when edits were made again.
-    const remadeOn = stepped?.remadeOn
-    if (change.type === "unrevert" || (change.type === "commit" && remadeOn !== undefined))
+    // What a redo or commit means for the notices is the core's to say (it brought back, or made again).
+    if (change.type === "unrevert" || change.type === "commit")
       await step(s, {
         type: "edits.remade",
         change: change.type,
-        before: remadeOn ?? snapshot.list,
+        before: stepped?.remadeOn ?? snapshot.list,
         after: snapshot.list,
         dropped: stepped?.dropped.length ?? 0,
       })
