@@ -136,17 +136,22 @@ describe("a session met with no record", () => {
     expect((await h.store.read("ses_kept")).list).toEqual([phase("Mine", task("Keep me", "in_progress"))])
   })
 
+  /** The session's conversation shows `shown`, and its record is moved aside as another process would. */
+  function vanishes(h: FakeHost, id: string, shown: TodoList): void {
+    h.transcripts.set(id, {
+      info: { id, title: "t", time: { created: 1 } },
+      messages: [message("m1", "assistant", 10, [shown])],
+    })
+    renameSync(h.store.file(id), `${h.store.file(id)}.corrupt-1`)
+  }
+
   it("a record that vanishes while the session runs (moved aside by a process that knew no list) is saved again from the server's list", async () => {
     const h = await host()
     await h.call("ses_gone", { list: [{ phase: "Mine", items: ["Keep me", "And me"] }] })
     // The user's edit is not in the conversation: a rebuild from it would lose the edit.
     await h.command("ses_gone", 'drop "And me"')
     await prompt(h, "ses_gone")
-    h.transcripts.set("ses_gone", {
-      info: { id: "ses_gone", title: "t", time: { created: 1 } },
-      messages: [message("m1", "assistant", 10, [OPEN_SAMPLE])],
-    })
-    renameSync(h.store.file("ses_gone"), `${h.store.file("ses_gone")}.corrupt-1`)
+    vanishes(h, "ses_gone", OPEN_SAMPLE)
     expect(await prompt(h, "ses_gone")).toEqual([])
     const kept = [phase("Mine", task("Keep me", "in_progress"), task("And me", "abandoned"))]
     expect((await h.store.read("ses_gone")).list).toEqual(kept)
@@ -159,11 +164,7 @@ describe("a session met with no record", () => {
     await h.call("ses_gone", { list: [{ phase: "Mine", items: ["Gone soon"] }] })
     await h.command("ses_gone", 'rm "Mine"')
     await prompt(h, "ses_gone")
-    h.transcripts.set("ses_gone", {
-      info: { id: "ses_gone", title: "t", time: { created: 1 } },
-      messages: [message("m1", "assistant", 10, [OPEN_SAMPLE])],
-    })
-    renameSync(h.store.file("ses_gone"), `${h.store.file("ses_gone")}.corrupt-1`)
+    vanishes(h, "ses_gone", OPEN_SAMPLE)
     await prompt(h, "ses_gone")
     expect((await h.store.read("ses_gone")).list).toEqual(OPEN_SAMPLE)
   })
