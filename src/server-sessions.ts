@@ -6,7 +6,6 @@ import { type EditNote, isEditNote } from "./actions.ts"
 import type { AgentRulesSource } from "./agent-rules.ts"
 import { type Config, limitsOf } from "./core/config.ts"
 import { commit, revert, type Stepped, settleEdit, unrevert } from "./core/history.ts"
-import { label } from "./core/history-spans.ts"
 import type { Access } from "./core/permission.ts"
 import { isRecord } from "./core/result.ts"
 import { type EditAnchor, editAnchor, type RewindAction } from "./core/rewind.ts"
@@ -228,15 +227,12 @@ export function trackSessions(deps: {
     if (stamp === s.stamp) return
     // Only pending notes need the lock (to clear them); a plain change of the list is read without it.
     let read = await store.read(s.id)
-    // A record read here before and gone now was moved aside as corrupt by a process that knew no list of
-    // this session (or removed by hand): the list this server has is saved again, edits the conversation
-    // does not show included; with none, it is rebuilt from the conversation, as for a session met with no
+    // A record read here before and gone now, that the store could not save again from what it last read
+    // (it keeps a bounded number of sessions), is rebuilt from the conversation, as for a session met with no
     // record.
-    if (s.stamp !== undefined && read.revision === 0 && read.persisted) {
-      const find = originOf(s)
-      if (s.list.length > 0) read = await saveAgain(s)
-      else if (find) ({ snapshot: read } = await startFromOrigin(s.id, find, read))
-    }
+    const find = originOf(s)
+    if (s.stamp !== undefined && read.revision === 0 && read.persisted && find)
+      ({ snapshot: read } = await startFromOrigin(s.id, find, read))
     const { snapshot, notes } =
       read.edits.length === 0 ? { snapshot: read, notes: [] } : await takeNotes(s.id)
     s.list = snapshot.list
@@ -245,22 +241,6 @@ export function trackSessions(deps: {
     // Not a fresh stat: a write landing after the read would carry that stat's stamp and be missed.
     s.stamp = stamp
     for (const note of notes) await step(s, editedEvent(note))
-  }
-
-  /** Writes the server's list back into a record that disappeared, unless another process wrote one since. */
-  async function saveAgain(s: Tracked): Promise<Snapshot> {
-    const list = s.list
-    let saved = false
-    const snapshot = await store.update(s.id, (current) => {
-      saved = current.revision === 0
-      return saved ? { ...current, list } : undefined
-    })
-    if (saved && !snapshot.busy)
-      log(
-        "warn",
-        `The saved todo list of session ${label(s.id)} disappeared while the session ran; the list this server last read was saved again.`,
-      )
-    return snapshot
   }
 
   function editedEvent(note: EditNote): HostEvent {

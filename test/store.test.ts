@@ -9,7 +9,7 @@ import { currentList, decodeHistory, encodeHistory } from "../src/core/history.t
 import type { Phase, TodoList } from "../src/core/types.ts"
 import { dataDir, todoDir } from "../src/paths.ts"
 import { type Fs, fileName } from "../src/store/files.ts"
-import type { Parse, Snapshot } from "../src/store/record.ts"
+import { EMPTY, type Parse, type Snapshot } from "../src/store/record.ts"
 import { createStore } from "../src/store/store.ts"
 import { buildStore, CHILD } from "./fixtures/build-store.ts"
 
@@ -369,6 +369,28 @@ describe("corrupt and foreign records", () => {
     expect(await store.stamp("s")).not.toBe(before)
     expect(warnings).toEqual([RESTORED("s", "s.json.corrupt-1")])
     expect(await store.read("s")).toEqual(read)
+    expect(warnings).toHaveLength(1)
+  })
+
+  it("a record that disappears after a good read is saved again with its history, warned once", async () => {
+    const dir = await tempDir()
+    const file = join(dir, "s.json")
+    const writer = open(dir).store
+    await writer.update("s", append("a"))
+    await writer.update("s", append("b"))
+    const { store, warnings } = open(dir)
+    const good = await store.read("s")
+    await rm(file)
+    const read = await store.read("s")
+    expect(read).toEqual({ ...good, revision: good.revision + 1 })
+    expect(JSON.stringify(read.history)).toBe(JSON.stringify(good.history))
+    expect(JSON.parse(await readFile(file, "utf8")).revision).toBe(good.revision + 1)
+    expect(warnings).toEqual([
+      'The saved todo list of session "s" disappeared; the list this process last read or wrote was saved again.',
+    ])
+    // A session this process never read has no record, and gets none from a read.
+    expect(await store.read("t")).toEqual(EMPTY)
+    expect((await readdir(dir)).filter((n) => n.startsWith("t."))).toEqual([])
     expect(warnings).toHaveLength(1)
   })
 

@@ -1,7 +1,8 @@
 // Storage adapter: one JSON record per session in one folder, shared by the server and TUI processes. Owns the
 // in-process queue, the memory fallback and the one recovery path: every way a record can fail to load or save
 // (corrupt, newer, locked, unwritable) is decided in `recover` and degrades to a warning, never a throw.
-// A record that turns corrupt is replaced by the list this process last read or wrote, when it knows one.
+// A record that turns corrupt or disappears is replaced by the list this process last read or wrote, when it
+// knows one.
 // A session kept in memory after a storage error tries the disk again on its next change (policy.ts decides
 // whether its list is written back). A lock held too long by a live process makes an update return `busy`.
 // It imports only Node built-ins and plain TypeScript modules, so tests can run it in child processes after a
@@ -64,7 +65,11 @@ export interface Store {
   stamp(session: string): Promise<string | undefined>
 }
 
-type Loaded = Decoded | { readonly kind: "error"; readonly error: unknown }
+type Loaded =
+  | Decoded
+  | { readonly kind: "error"; readonly error: unknown }
+  /** No record: a new session, or one whose record was moved aside or removed meanwhile. */
+  | { readonly kind: "missing" }
 type Change = (current: Snapshot) => Snapshot | undefined
 
 /** A session kept in memory; `permanent` when its record must not be touched (a newer version wrote it). */
@@ -81,7 +86,7 @@ const DECODED_KEPT = 8
  * How many sessions' last good lists are kept (see `lastGood`): more than the decode cache, since a session
  * whose record turns corrupt after it left this cache starts empty.
  */
-const GOOD_KEPT = 32
+export const GOOD_KEPT = 32
 
 /** How often one update writes again after its write was lost (its lock broken, its temp file swept). */
 const WRITE_ATTEMPTS = 3
@@ -161,7 +166,7 @@ export function createStore(options: StoreOptions): Store {
     try {
       text = await fs.readFile(file(session), "utf8")
     } catch (error) {
-      return errorCode(error) === "ENOENT" ? { kind: "ok", snap: EMPTY } : { kind: "error", error }
+      return errorCode(error) === "ENOENT" ? { kind: "missing" } : { kind: "error", error }
     }
     try {
       const known = decodedTexts.get(session)
@@ -205,6 +210,8 @@ export function createStore(options: StoreOptions): Store {
     switch (loaded.kind) {
       case "ok":
         return loaded.snap
+      case "missing":
+        return memory.has(session) ? EMPTY : restoreMissing(session, fence)
       case "error":
         unusable(session, memory.get(session)?.kept ?? EMPTY, undefined, loaded.error)
         return undefined
@@ -245,17 +252,8 @@ export function createStore(options: StoreOptions): Store {
         return EMPTY
       }
       const aside = await keepAside(fs, file(session))
-      const restored: Snapshot = {
-        list: known.list,
-        history: historyOf(known),
-        revision: known.revision + 1,
-        edits: known.edits,
-        persisted: true,
-      }
-      if ((await writeAtomic(fs, file(session), encodeRecord(session, restored), fence)) === "lost")
-        return "lost"
-      remember(session, restored)
-      rejoined(session, true)
+      const restored = await saveKnown(session, known, fence)
+      if (restored === "lost") return "lost"
       warnOnce(
         `corrupt:${session}`,
         `${unreadable}; it was moved to ${basename(aside)} and the list this process last read or wrote was saved in its place.`,
@@ -265,6 +263,51 @@ export function createStore(options: StoreOptions): Store {
       unusable(session, memory.get(session)?.kept ?? known ?? EMPTY, undefined, error)
       return undefined
     }
+  }
+
+  /**
+   * A record this process read or wrote that is gone now (moved aside as corrupt by a process that knew no
+   * list, or removed) is saved again as this process last knew it, its history included; a session it never
+   * knew has no record yet.
+   */
+  async function restoreMissing(
+    session: string,
+    fence: () => Promise<boolean>,
+  ): Promise<Snapshot | undefined | "lost"> {
+    const known = lastGood.get(session)
+    if (known === undefined) return EMPTY
+    try {
+      const restored = await saveKnown(session, known, fence)
+      if (restored === "lost") return "lost"
+      warnOnce(
+        `missing:${session}`,
+        `The saved todo list of session ${sessionLabel(session)} disappeared; the list this process last read or wrote was saved again.`,
+      )
+      return restored
+    } catch (error) {
+      unusable(session, known, undefined, error)
+      return undefined
+    }
+  }
+
+  /** Writes `known` as the session's record at the next revision, so every process's stamp moves. */
+  async function saveKnown(
+    session: string,
+    known: Snapshot,
+    fence: () => Promise<boolean>,
+  ): Promise<Snapshot | "lost"> {
+    const restored: Snapshot = {
+      list: known.list,
+      history: historyOf(known),
+      revision: known.revision + 1,
+      edits: known.edits,
+      persisted: true,
+    }
+    if ((await writeAtomic(fs, file(session), encodeRecord(session, restored), fence)) === "lost")
+      return "lost"
+    remember(session, restored)
+    rejoined(session, true)
+    return restored
   }
 
   /** The snapshot `fn` asks for, or undefined for no change: when it returns none, refuses, or throws. */
@@ -366,7 +409,7 @@ export function createStore(options: StoreOptions): Store {
         if (kept) unusable(session, kept.kept, undefined, lock.error)
         else {
           const loaded = await load(session)
-          const known = loaded.kind === "ok" ? loaded.snap : undefined
+          const known = loaded.kind === "ok" ? loaded.snap : loaded.kind === "missing" ? EMPTY : undefined
           unusable(session, known ?? EMPTY, known, lock.error)
         }
         return inMemory(session, fn)
@@ -405,6 +448,7 @@ export function createStore(options: StoreOptions): Store {
       if (kept) return kept.kept
       const loaded = await load(session)
       if (loaded.kind === "ok") return loaded.snap
+      if (loaded.kind === "missing" && !lastGood.has(session)) return EMPTY
       // Anything else is decided on the recovery path, under the lock.
       return enqueue(session, () => locked(session, () => undefined))
     },
