@@ -12,7 +12,15 @@ import {
   sourceStateAt,
   sourceTitle,
 } from "../src/core/fork.ts"
-import { historyFrom, listAt, recordCall, recordEdit, sameList, stateAtCall } from "../src/core/history.ts"
+import {
+  historyFrom,
+  listAt,
+  recordCall,
+  recordEdit,
+  revert,
+  sameList,
+  stateAtCall,
+} from "../src/core/history.ts"
 import { readCarried, type TranscriptMessage, transcriptList } from "../src/core/rebuild.ts"
 import { normalize } from "../src/core/reducers.ts"
 import { CARRIED_LIST_VERSION } from "../src/core/tui-protocol.ts"
@@ -252,6 +260,16 @@ describe("the source's list at the fork point, from its anchored history", () =>
   test("a history that recorded none of the copied calls is not the copies' source", () => {
     expect(sourceStateAt(h, source, copies(2, ["call_other"]), 2)?.knowsCalls).toBe(false)
     expect(sourceStateAt(historyFrom(LATER), source, copies(2), 2)?.knowsCalls).toBe(false)
+  })
+
+  test("a source undone to a point: a fork at or after it gets the changes made while undone, one before it not", () => {
+    const docs = [{ op: "append" as const, phase: "Build", items: ["Docs"] }]
+    const undone = revert(h, { message: "m3" }).history
+    const withDocs = (list: TodoList) => [{ ...list[0]!, tasks: [...list[0]!.tasks, task("Docs")] }]
+    const edited = recordEdit(undone, { ops: docs }, withDocs(EDITED)).history
+    expect(sourceStateAt(edited, source, copies(2), 2)?.list).toEqual(withDocs(EDITED))
+    expect(sourceStateAt(edited, source, copies(4), 4)?.list).toEqual(withDocs(LATER))
+    expect(sourceStateAt(edited, source, copies(1), 1)?.list).toEqual([])
   })
 
   test("no call copied: nothing to check; nothing copied: nothing to say", () => {

@@ -6,7 +6,7 @@
 // an undo (and a fork) at a /todo command's own message takes back the command's edit, though the host runs
 // the command before it makes that message; a redo that drops one of two dialog edits made while undone
 // keeps the other and tells the model of it, not of the dropped one; a dialog edit while undone survives the
-// prompt that makes the undo final.
+// prompt that makes the undo final, and a fork made during the undo at the point undone to starts with them.
 // The list is read the way the model sees it: the `todo view` results and the command's text in the
 // requests the scripted model received.
 import { existsSync, readFileSync } from "node:fs"
@@ -193,6 +193,13 @@ export async function proveUndo({ host, model, kit, check }) {
   check(
     "dialog edits while undone change the list in effect",
     storedMark(removed) === "completed" && storedMark(kept) === "abandoned",
+  )
+  const forkedUndone = await host.api.post(`/session/${id}/fork`, { messageID: commandMessage?.info.id })
+  const undoneView = (await turnIn(forkedUndone.id, "view")).flatMap(toolResults).findLast(isView)
+  check(
+    "a fork at the point undone to, made during the undo, starts with the dialog edits made while undone",
+    mark(undoneView, removed) === "[x]" && mark(undoneView, kept) === "[-]",
+    `${mark(undoneView, removed)} ${mark(undoneView, kept)}`,
   )
   await host.unrevert(id)
   check(

@@ -16,7 +16,7 @@
  *   fork then starts from its own conversation (rebuild.ts), never from a guess.
  */
 
-import { historyFrom, type ListHistory, listAt, stateAtCall } from "./history.ts"
+import { historyFrom, type ListHistory, listAt, listForCopy, stateAtCall } from "./history.ts"
 import {
   historyReaching,
   type Reached,
@@ -142,7 +142,9 @@ export function sourceStateAt(
     const message = source[index]?.id
     return listAt(history, message === undefined ? undefined : { message })
   }
-  const at = before(copied)
+  // The fork's own list carries the edits the source made while undone, if the fork starts at or after that point.
+  const forkPoint = source[copied]?.id
+  const at = listForCopy(history, forkPoint === undefined ? undefined : { message: forkPoint })
   const base = before(0)
   if (at.warning !== undefined || base.warning !== undefined) return undefined
   const reached: Reached[] = []

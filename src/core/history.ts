@@ -344,6 +344,28 @@ export function listAt(
 }
 
 /**
+ * The list a copy of the conversation before `point` (all of it when absent) carries on: the list strictly
+ * before it, and, when the session is reverted to a point at or before it, the edits made while reverted,
+ * made again on it as a redo or commit would (they belong at the revert point). For a fork of a session in
+ * the middle of an undo.
+ */
+export function listForCopy(
+  history: ListHistory,
+  point?: Point,
+  limits: Limits = DEFAULT_LIMITS,
+): { readonly list: TodoList; readonly warning?: string } {
+  const at = listAt(history, point)
+  const rev = history.rev
+  if (at.warning !== undefined || rev === undefined || rev.edits.length === 0) return at
+  if (point !== undefined && (!isPoint(point) || compare(posOf(point), posOf(rev.at)) < 0)) return at
+  try {
+    return { list: remakeAll(at.list, rev.edits, limits).list }
+  } catch {
+    return at
+  }
+}
+
+/**
  * The newest recorded call among `callIDs` (a fork keeps its parent's call ids, with new message ids), with
  * the list before and after it. Walks the whole history: for a fork or an import, not for every request.
  */
