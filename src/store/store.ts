@@ -83,8 +83,8 @@ interface Kept extends Fallback {
 const DECODED_KEPT = 8
 
 /**
- * How many sessions' last good lists are kept (see `lastGood`): more than the decode cache, since a session
- * whose record turns corrupt after it left this cache starts empty.
+ * How many sessions' last good records are kept (see `lastGood`): more than the decode cache, since a session
+ * whose record turns corrupt or disappears after it left this cache cannot be saved again by this process.
  */
 export const GOOD_KEPT = 32
 
