@@ -53,12 +53,12 @@ const shared = {
 export default defineConfig([
   {
     ...shared,
-    entry: { server: "src/server.ts" },
+    entry: { server: "src/server/index.ts" },
     dts: true,
   },
   {
     ...shared,
-    entry: { tui: "src/tui.tsx" },
+    entry: { tui: "src/tui/index.tsx" },
     dts: false,
     plugins: [solidUniversal()],
   },

@@ -3,13 +3,6 @@ import { defineConfig } from "vitest/config"
 // Two projects. "fast" is `npm test`: every unit, property and storage test, well under a minute on
 // two cores. "slow" is `npm run test:slow`: the suites that kill processes, fuzz, stress and load
 // the plugin for minutes; `npm run verify` (and so CI) always runs both.
-const SLOW = [
-  "test/store-crash.test.ts",
-  "test/store-stall.test.ts",
-  "test/fuzz.test.ts",
-  "test/stress.test.ts",
-  "test/load.test.ts",
-]
 
 export default defineConfig({
   test: {
@@ -19,9 +12,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "fast", include: ["test/**/*.test.ts"], exclude: SLOW, testTimeout: 20_000 },
+        test: {
+          name: "fast",
+          include: ["test/unit/**/*.test.ts", "test/host/**/*.test.ts"],
+          testTimeout: 20_000,
+        },
       },
-      { extends: true, test: { name: "slow", include: SLOW, testTimeout: 180_000 } },
+      { extends: true, test: { name: "slow", include: ["test/slow/**/*.test.ts"], testTimeout: 180_000 } },
     ],
   },
 })

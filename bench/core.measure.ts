@@ -2,11 +2,11 @@
 // the TODO.md round trip. Target: a single op on 1,000 tasks well under a millisecond.
 
 import { expect, it } from "vitest"
-import { execute } from "../src/core/execute.ts"
-import { formatOutcome } from "../src/core/format.ts"
-import { parseMarkdown, renderMarkdown } from "../src/core/markdown.ts"
-import { buildSidebarView } from "../src/core/sidebar-view.ts"
-import type { TodoList } from "../src/core/types.ts"
+import { execute } from "../src/core/list/execute.ts"
+import { parseMarkdown, renderMarkdown } from "../src/core/list/markdown.ts"
+import type { TodoList } from "../src/core/list/types.ts"
+import { formatOutcome } from "../src/core/model/format.ts"
+import { buildSidebarView } from "../src/core/view/sidebar.ts"
 import { formatNs, measure, record } from "./lib.ts"
 
 const LIMITS = { maxTaskChars: 300, maxTasks: 5_000, maxPhases: 200, maxOpsPerCall: 50 }

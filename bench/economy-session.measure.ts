@@ -19,10 +19,10 @@ import { existsSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { expect, it } from "vitest"
-import { execute } from "../src/core/execute.ts"
-import { findPassages } from "../src/core/host-prompt.ts"
-import { MARKER } from "../src/core/prompts.ts"
-import { DEFAULT_LIMITS, type TaskStatus, type TodoList } from "../src/core/types.ts"
+import { execute } from "../src/core/list/execute.ts"
+import { DEFAULT_LIMITS, type TaskStatus, type TodoList } from "../src/core/list/types.ts"
+import { findPassages } from "../src/core/model/host-prompt.ts"
+import { MARKER } from "../src/core/model/prompts.ts"
 import { record } from "./lib.ts"
 import { REFERENCE_CALLS } from "./sessions/reference.ts"
 
@@ -33,7 +33,7 @@ const SESSION_REQUESTS = [50, 200] as const
 const GOALS = { claudeFixed: 0.5, defaultFixed: 0.8, session200: 0.05 }
 /**
  * What the whole-session figure is held to: the goal. It is met because old todo results go out as
- * one-line stubs (src/core/stale.ts): about 3.4% when they landed, against 6.7% without them. The
+ * one-line stubs (src/core/model/stale.ts): about 3.4% when they landed, against 6.7% without them. The
  * figures are character counts, the same on every run, so the bound is the goal itself.
  */
 const SESSION_BOUND = GOALS.session200
@@ -378,7 +378,7 @@ it("measures the whole-session cost of todo against todowrite on the real host",
       },
       {
         title: "Where the characters of a 200-request session go",
-        note: `The session of 200 requests above, by part, under the default prompt. On the todo side, the results of earlier calls go out as a one-line stub once a later todo call succeeded (src/core/stale.ts), so "call results" is mostly the newest result in full plus one stub per older call. Arguments always go out as the model wrote them: they are its own record of what it did, and the plan call's are the only copy of the plan in the request once that call's result is a stub.`,
+        note: `The session of 200 requests above, by part, under the default prompt. On the todo side, the results of earlier calls go out as a one-line stub once a later todo call succeeded (src/core/model/stale.ts), so "call results" is mostly the newest result in full plus one stub per older call. Arguments always go out as the model wrote them: they are its own record of what it did, and the plan call's are the only copy of the plan in the request once that call's result is a stub.`,
         columns: ["part", "todo", "todowrite", "todo, share of its total"],
         rows: (() => {
           const { a, b } = sessions.find((s) => s.requests === 200 && s.modelID === "m")!.parts

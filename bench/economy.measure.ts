@@ -10,11 +10,19 @@ import { expect, it } from "vitest"
 import { z } from "zod"
 import { PLAN, TASKS } from "../scripts/lib/scenarios.mjs"
 import { DEFAULT_CONFIG } from "../src/core/config.ts"
-import { diffLists } from "../src/core/diff.ts"
-import { execute } from "../src/core/execute.ts"
-import { formatOutcome } from "../src/core/format.ts"
-import { counts, eachTask, inProgressTask, nextPendingTask } from "../src/core/list.ts"
-import { commandReplyText, MARKER, TOOL_DESCRIPTION } from "../src/core/prompts.ts"
+import { diffLists } from "../src/core/list/diff.ts"
+import { execute } from "../src/core/list/execute.ts"
+import { counts, eachTask, inProgressTask, nextPendingTask } from "../src/core/list/queries.ts"
+import {
+  DEFAULT_LIMITS,
+  OP_NAMES,
+  type OpName,
+  type TaskStatus,
+  type TodoList,
+} from "../src/core/list/types.ts"
+import { STATUS_WORDS } from "../src/core/list/words.ts"
+import { formatOutcome } from "../src/core/model/format.ts"
+import { commandReplyText, MARKER, TOOL_DESCRIPTION } from "../src/core/model/prompts.ts"
 import {
   initialTracker,
   type NoticeKind,
@@ -22,10 +30,8 @@ import {
   type TrackerAction,
   type TrackerConfig,
   type TrackerEvent,
-} from "../src/core/tracker.ts"
-import { DEFAULT_LIMITS, OP_NAMES, type OpName, type TaskStatus, type TodoList } from "../src/core/types.ts"
-import { STATUS_WORDS } from "../src/core/words.ts"
-import { toolArgs } from "../src/server-hooks.ts"
+} from "../src/core/session/tracker.ts"
+import { toolArgs } from "../src/server/hooks.ts"
 import { record, type Table } from "./lib.ts"
 import { REFERENCE_CALLS, REFERENCE_PLAN } from "./sessions/reference.ts"
 

@@ -1,4 +1,4 @@
-// Hook cost against session length: the real server hooks (src/server-hooks.ts) driven through the fake
+// Hook cost against session length: the real server hooks (src/server/hooks.ts) driven through the fake
 // host of the tests on sessions of 10, 1,000 and 10,000 messages. Each session is first replayed
 // through the hooks (events, prompts and tool results, in the order the host sends them) so the
 // plugin has seen the whole history, and it has a stored list so the paths that read the store run.
@@ -12,8 +12,8 @@ import { existsSync } from "node:fs"
 import { join } from "node:path"
 import type { Hooks } from "@opencode-ai/plugin"
 import { afterAll, expect, it } from "vitest"
-import { historyFrom, type ListHistory, recordCall } from "../src/core/history.ts"
-import type { TodoList } from "../src/core/types.ts"
+import { historyFrom, type ListHistory, recordCall } from "../src/core/history/history.ts"
+import type { TodoList } from "../src/core/list/types.ts"
 import { type FakeHost, startHost } from "../test/fixtures/host.ts"
 import { compareInterleaved, fixed, formatNs, type Runner, record } from "./lib.ts"
 
@@ -346,7 +346,7 @@ it("keeps every hook's cost flat from 10 to 10,000 messages", async () => {
     {
       title: "Server hooks against session length (fastest batch per call, median of trials)",
       note:
-        "The real hooks of src/server-hooks.ts in the tests' fake host, on sessions replayed through the hooks first " +
+        "The real hooks of src/server/hooks.ts in the tests' fake host, on sessions replayed through the hooks first " +
         "(prompts, message and part events, bash results) and holding a stored list. `messages.transform` gets the " +
         "whole history (a fresh shallow copy per call) and stats the store once. Each trial alternates batches of " +
         "the three sizes and keeps each size's fastest batch; the ratio is the median of the trials' ratios " +

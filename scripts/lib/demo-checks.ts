@@ -1,8 +1,8 @@
 // The checks a printed demo story passes: its steps appear in order, no step prints the list twice,
 // and no two sidebar frames in a row are the same. Pure; the demo runs them on what it printed, and
-// test/demo-story.test.ts on the story of a session stepped through the core.
+// test/unit/demo-story.test.ts on the story of a session stepped through the core.
 
-import { STATUS_BOXES, STATUS_GLYPHS } from "../../src/core/words.ts"
+import { STATUS_BOXES, STATUS_GLYPHS } from "../../src/core/list/words.ts"
 import { INDENT, LABELS } from "./demo-story.ts"
 
 /** The steps of the story, in the order they must first appear. */

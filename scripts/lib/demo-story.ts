@@ -2,9 +2,11 @@
 // reads back, the sidebar the user sees, the user's own edit and the notice the model gets for it, the
 // plugin's reminder), the markers explained once, and the closing figures. Its checks are in
 // demo-checks.ts. Pure: scripts/demo.mjs feeds it what the real host reports, and
-// test/demo-story.test.ts feeds it a session stepped through the core, so both read the same lines.
+// test/unit/demo-story.test.ts feeds it a session stepped through the core, so both read the same lines.
 
-import { MARKER } from "../../src/core/prompts.ts"
+import type { TaskStatus, TodoList } from "../../src/core/list/types.ts"
+import { STATUS_BOXES, STATUS_GLYPHS, STATUS_WORDS } from "../../src/core/list/words.ts"
+import { MARKER } from "../../src/core/model/prompts.ts"
 import {
   buildSidebarView,
   DEFAULT_SIDEBAR_ROWS,
@@ -12,9 +14,7 @@ import {
   SIDEBAR_WIDTH,
   type SidebarView,
   sidebarText,
-} from "../../src/core/sidebar-view.ts"
-import type { TaskStatus, TodoList } from "../../src/core/types.ts"
-import { STATUS_BOXES, STATUS_GLYPHS, STATUS_WORDS } from "../../src/core/words.ts"
+} from "../../src/core/view/sidebar.ts"
 
 /** One thing that happened in the session, in the order it is told. */
 export type StoryItem =

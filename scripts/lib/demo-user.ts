@@ -1,16 +1,16 @@
 // The user's side of the demo: one change made the way the /todo dialog makes it. The dialog's own
-// step (applyOps in src/tui-edits.ts) runs on the store the TUI opens, with the op the dialog's action
+// step (applyOps in src/tui/edits.ts) runs on the store the TUI opens, with the op the dialog's action
 // row runs, and the toast it shows is kept. Only the dialog's widgets are absent.
 
 import { DEFAULT_CONFIG, limitsOf, STORED_LIMITS } from "../../src/core/config.ts"
-import { actionOp, type TaskAction, type ToastText, taskActions } from "../../src/core/dialog-model.ts"
-import { findTask } from "../../src/core/list.ts"
-import { parseSnapshot } from "../../src/core/parse.ts"
-import type { EditAnchor } from "../../src/core/rewind.ts"
-import type { TodoList } from "../../src/core/types.ts"
+import type { EditAnchor } from "../../src/core/history/rewind.ts"
+import { parseSnapshot } from "../../src/core/list/parse.ts"
+import { findTask } from "../../src/core/list/queries.ts"
+import type { TodoList } from "../../src/core/list/types.ts"
+import { actionOp, type TaskAction, type ToastText, taskActions } from "../../src/core/view/dialog.ts"
 import { createStore } from "../../src/store/store.ts"
-import { applyOps } from "../../src/tui-edits.ts"
-import type { Shell } from "../../src/tui-list.ts"
+import { applyOps } from "../../src/tui/edits.ts"
+import type { Shell } from "../../src/tui/list-source.ts"
 
 export interface DialogOutcome {
   /** The title of the action row the user picked ("Drop"). */

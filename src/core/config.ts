@@ -1,10 +1,10 @@
 // Layered configuration: built-in defaults < global todo.json < project todo.json < environment < plugin options.
 // Pure: callers read the files and the environment and pass their contents in; every problem becomes a warning.
 
-import { fail, isRecord, ok, type Result } from "./result.ts"
-import { DEFAULT_SIDEBAR_ROWS, MIN_ROWS } from "./sidebar-view.ts"
-import { DEFAULT_LIMITS, type Limits } from "./types.ts"
-import { preview } from "./words.ts"
+import { fail, isRecord, ok, type Result } from "./list/result.ts"
+import { DEFAULT_LIMITS, type Limits } from "./list/types.ts"
+import { preview } from "./list/words.ts"
+import { DEFAULT_SIDEBAR_ROWS, MIN_ROWS } from "./view/sidebar.ts"
 
 export const EAGER_MODES = ["default", "preferred", "always"] as const
 export type EagerMode = (typeof EAGER_MODES)[number]

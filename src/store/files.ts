@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from "node:crypto"
 import type * as nodeFs from "node:fs/promises"
 import { basename, dirname } from "node:path"
-import { isRecord } from "../core/result.ts"
+import { isRecord } from "../core/list/result.ts"
 
 /** The slice of node:fs/promises the store uses; injectable so tests can simulate EROFS or a full disk. */
 export type Fs = Pick<

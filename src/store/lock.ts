@@ -5,7 +5,7 @@
 
 import { randomBytes } from "node:crypto"
 import { basename, dirname, join } from "node:path"
-import { isRecord } from "../core/result.ts"
+import { isRecord } from "../core/list/result.ts"
 import {
   errorCode,
   type Fs,

@@ -11,9 +11,9 @@ import {
   type ListHistory,
   recordEdit,
   sameList,
-} from "../core/history.ts"
-import { isRecord, type Result } from "../core/result.ts"
-import type { TodoList } from "../core/types.ts"
+} from "../core/history/history.ts"
+import { isRecord, type Result } from "../core/list/result.ts"
+import type { TodoList } from "../core/list/types.ts"
 
 export const RECORD_VERSION = 2
 

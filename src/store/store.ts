@@ -10,8 +10,8 @@
 
 import * as nodeFs from "node:fs/promises"
 import { basename, join } from "node:path"
-import { diffLists } from "../core/diff.ts"
-import type { TodoList } from "../core/types.ts"
+import { diffLists } from "../core/list/diff.ts"
+import type { TodoList } from "../core/list/types.ts"
 import {
   describeError,
   errorCode,

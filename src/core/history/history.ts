@@ -1,0 +1,580 @@
+// The history of a session's list, anchored in the conversation, so the list can follow the host's undo
+// (revert), redo (unrevert) and commit (the next prompt removes the reverted messages). Pure, JSON in and
+// out, never throws: every function answers a consistent list, and a warning value for input it could
+// not make sense of. The adapters feed it host facts; the store carries it in the session's record.
+//
+// What is stored, and why: each change is kept as the exact step between the list before and after it
+// (a row delta, history-rows.ts), at its position, with a checkpoint (the whole list) starting each span
+// of entries. Not the call's arguments: replaying arguments ties every stored state to the reducers,
+// limits and normal form of the plugin version that replays them, and a later version could rebuild a
+// state the user never saw. A step is exact whatever the version, and shorter (a task done and the next
+// started is "17c18i"). Only an edit made while reverted must be made again on another list (redo): it
+// keeps its typed ops, or its changes by task (history-edits.ts), beside the list it made. Positions and
+// spans live in history-spans.ts.
+//
+// Positions: a todo call sits at its assistant message and tool part; a user edit after the newest
+// surviving message (or, when the adapter gives none, at the newest recorded change); an edit made while
+// reverted at the revert point. Entries are kept in position order; a change anchored before the newest
+// recorded one (parallel calls finishing out of order, a stale anchor) is placed at the newest one.
+// "Strictly before a point" compares message ids, then part ids, as strings: the host mints ascending ids
+// (a clock prefix, then a counter), and its own /redo compares them the same way. A revert point with no
+// part is before every part of its message; an edit anchored after a message is after every part of it.
+// An id the history never saw is placed by its order; whether the host has that message is the adapter's
+// to check. What this cannot survive: the host's clock prefix wraps every 2^36 ms (next on 2028-10-17
+// UTC), and ids minted after a wrap sort before older ones in a session open across it.
+//
+// Cost: recording a change costs the size of the list, whatever the length of the session (the newest
+// span's end is kept beside the history), and so does the list before a point among the last RECENT
+// changes (the common undo). Any other point costs a binary search over the spans and the replay of one
+// span (at most MAX_SPAN entries). Reading a stored history checks every span once, so that grows.
+
+import { isRecord } from "../list/result.ts"
+import type { Limits, Op, TodoList } from "../list/types.ts"
+import { DEFAULT_LIMITS } from "../list/types.ts"
+import {
+  type DroppedEdit,
+  fingerprint,
+  isPendingEdit,
+  type PendingEdit,
+  pendingEdit,
+  remake,
+} from "./edits.ts"
+import { applyDelta, diffRows, fromRows, sameRows, shortHash, toRows } from "./rows.ts"
+import {
+  compare,
+  EMPTY_TAIL,
+  encodeEntry,
+  isId,
+  isPoint,
+  isSpan,
+  MAX_SPAN,
+  MIN_SPAN_CHARS,
+  type Point,
+  type Pos,
+  pointLabel,
+  pointOf,
+  posOf,
+  RECENT,
+  type Replayed,
+  replay,
+  SPAN_WEIGHT,
+  type Span,
+  spanFor,
+  type Tail,
+  tailOf,
+  walk,
+  weight,
+} from "./spans.ts"
+
+// Values are re-exported without `export … from`: the store's child-process build follows imports only.
+export type { DroppedEdit } from "./edits.ts"
+export type { Point }
+export { isPoint, MAX_SPAN }
+
+/**
+ * Where a todo tool call happened: its assistant message, its tool part, and the call id the host keeps on
+ * fork. Without the part the call is placed after the message's parts, so a revert that cuts inside that
+ * message (at a part) takes it as undone.
+ */
+export interface CallAnchor {
+  readonly message: string
+  readonly part?: string
+  readonly callID: string
+}
+
+/** A user edit: after the newest surviving message (absent: at the newest recorded change); its ops, if typed. */
+export interface EditAnchor {
+  readonly after?: string
+  readonly ops?: readonly Op[]
+}
+
+interface Reverted {
+  readonly at: Point
+  /** Edits made while reverted, in order. */
+  readonly edits: readonly PendingEdit[]
+}
+
+export interface ListHistory {
+  readonly v: 1
+  readonly spans: readonly Span[]
+  readonly rev?: Reverted
+  /** Derived, never read from a record: the newest list. */
+  readonly top: TodoList
+  /** Derived: the list in effect while reverted (the list before the point, with the edits made since). */
+  readonly view?: TodoList
+  /** Derived: where the newest span ends, so recording and a revert near the end cost the same at any length. */
+  readonly tail?: Tail
+}
+
+/** The answer of every step: the history after it, the list in effect, and what went wrong, if anything. */
+export interface Stepped {
+  readonly history: ListHistory
+  readonly list: TodoList
+  /** Edits made while reverted that could not be made again (redo, commit, a second revert). */
+  readonly dropped: readonly DroppedEdit[]
+  /** A sentence for the log: input that made no sense and how it was taken. */
+  readonly warning?: string
+  /**
+   * Redo or commit with edits made while reverted: the list they were made again on (the newest list, or the
+   * list before the point), so what the user changed can be told as one net change.
+   */
+  readonly remadeOn?: TodoList
+}
+
+export interface CallState {
+  readonly callID: string
+  readonly point: Point
+  /** The list strictly before the call. */
+  readonly before: TodoList
+  /** The list the call left. */
+  readonly after: TodoList
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Building a history
+
+/** A history whose only state is `list`: a new session, or a record written before histories. */
+export function historyFrom(list: TodoList): ListHistory {
+  const l = toRows(list)
+  return { v: 1, spans: [{ l, e: [] }], top: list, tail: { ...EMPTY_TAIL, checkpoint: weight(l) } }
+}
+
+/** Two lists are the same list (phases, tasks, statuses and reasons, in order). */
+export function sameList(a: TodoList, b: TodoList): boolean {
+  return sameRows(toRows(a), toRows(b))
+}
+
+/** The list in effect: the reverted view while reverted, else the newest list. */
+export function currentList(history: ListHistory): TodoList {
+  return history.view ?? history.top
+}
+
+export function revertPoint(history: ListHistory): Point | undefined {
+  return history.rev?.at
+}
+
+function tailFor(history: ListHistory): Tail {
+  return history.tail ?? tailOf(history.spans[history.spans.length - 1]!)?.tail ?? EMPTY_TAIL
+}
+
+/** Adds a change at `at` (the newest recorded position when absent, or when `at` is before it). */
+function append(history: ListHistory, at: Pos | undefined, call: string, list: TodoList): ListHistory {
+  const before = toRows(history.top)
+  const after = toRows(list)
+  if (sameRows(before, after)) return history
+  const spans = history.spans
+  const last = spans[spans.length - 1]!
+  const tail = tailFor(history)
+  let pos = at ?? tail.pos ?? { m: "", k: 2, p: "" }
+  if (tail.pos !== undefined && compare(pos, tail.pos) < 0) pos = tail.pos
+  const delta = diffRows(before, after)
+  const full =
+    last.e.length >= MAX_SPAN ||
+    (last.e.length > 0 && tail.weight >= Math.max(MIN_SPAN_CHARS, SPAN_WEIGHT * tail.checkpoint))
+  const entry = full ? encodeEntry(pos, "", "", call, delta) : encodeEntry(pos, tail.m, tail.p, call, delta)
+  const next: Span = full ? { l: before, e: [entry] } : { l: last.l, e: [...last.e, entry] }
+  const kept = full ? spans : spans.slice(0, -1)
+  const size = weight(entry)
+  const nextTail: Tail = {
+    pos,
+    m: pos.m,
+    p: pos.k === 1 ? pos.p : full ? "" : tail.p,
+    weight: next.e.length === 1 ? size + 2 : tail.weight + size + 1,
+    checkpoint: full ? weight(before) : tail.checkpoint,
+    recent: [...(full ? [] : tail.recent.slice(1 - RECENT)), { pos, list }],
+  }
+  return { ...withoutRevert(history), spans: [...kept, next], top: list, tail: nextTail }
+}
+
+function withoutRevert(history: ListHistory): ListHistory {
+  const { rev: _rev, view: _view, ...rest } = history
+  return rest
+}
+
+function stepped(
+  history: ListHistory,
+  dropped: readonly DroppedEdit[] = [],
+  warning?: string,
+  remadeOn?: TodoList,
+): Stepped {
+  const base: Stepped = { history, list: currentList(history), dropped }
+  const told = remadeOn === undefined ? base : { ...base, remadeOn }
+  return warning === undefined ? told : { ...told, warning }
+}
+
+/** A short fingerprint of a list, for the adapters to say "the list that edit left" without keeping it. */
+export function listFingerprint(list: TodoList): string {
+  return fingerprint(toRows(list))
+}
+
+/** Never throws: an unforeseen failure keeps the history as it was and says so. */
+function guarded(history: ListHistory, step: () => Stepped): Stepped {
+  try {
+    return step()
+  } catch (error) {
+    const safe = isRecord(history) && Array.isArray(history.spans) ? history : historyFrom([])
+    const list = Array.isArray(safe.view) ? safe.view : Array.isArray(safe.top) ? safe.top : []
+    const kind = error instanceof Error ? error.name : "error"
+    return {
+      history: safe,
+      list,
+      dropped: [],
+      warning: `The list history could not be updated (${kind}); the list was kept as it was.`,
+    }
+  }
+}
+
+/**
+ * Records the list a todo call left. While reverted no call can run on the host (every prompt commits
+ * first), so a call then means the commit was missed: the revert is committed, then the call recorded.
+ */
+export function recordCall(
+  history: ListHistory,
+  call: CallAnchor,
+  list: TodoList,
+  limits: Limits = DEFAULT_LIMITS,
+): Stepped {
+  return guarded(history, () => {
+    let h = history
+    let dropped: readonly DroppedEdit[] = []
+    let warning: string | undefined
+    if (h.rev !== undefined) {
+      const committed = commit(h, undefined, limits)
+      h = committed.history
+      dropped = committed.dropped
+      warning = `A todo call arrived while the session was reverted to ${pointLabel(history.rev!.at)}; the revert was taken as committed.`
+    }
+    if (!isId(call.message) || typeof call.callID !== "string") {
+      warning = "A todo call came without its message; it was recorded at the newest change."
+      return stepped(append(h, undefined, "", list), dropped, warning)
+    }
+    const at: Pos = isId(call.part)
+      ? { m: call.message, k: 1, p: call.part }
+      : { m: call.message, k: 2, p: "" }
+    return stepped(append(h, at, shortHash(call.callID), list), dropped, warning)
+  })
+}
+
+/**
+ * Records the list a user edit left (/todo, the dialog, $EDITOR, import). While reverted it is kept at
+ * the revert point, with its `ops` when the edit was typed ops, to be made again on redo.
+ */
+export function recordEdit(history: ListHistory, edit: EditAnchor, list: TodoList): Stepped {
+  return guarded(history, () => {
+    const rev = history.rev
+    if (rev !== undefined) {
+      const view = currentList(history)
+      if (sameRows(toRows(view), toRows(list))) return stepped(history)
+      const made = pendingEdit(view, list, edit.ops)
+      return stepped({ ...history, rev: { at: rev.at, edits: [...rev.edits, made] }, view: list })
+    }
+    const at: Pos | undefined = isId(edit.after) ? { m: edit.after, k: 2, p: "" } : undefined
+    return stepped(append(history, at, "", list))
+  })
+}
+
+/**
+ * A /todo command runs before the host mints the command's own message, so its edit is recorded after the
+ * message before it. Once that message is known, the edit moves to just before it: an undo or a fork at the
+ * command's message then takes the edit back with it. Only the newest entry moves, and only when it is a user
+ * edit that left the list `made` (a fingerprint, listFingerprint) and sits before `message`; anything else (a
+ * command that changed nothing, a change recorded since) leaves the history as it is.
+ */
+export function settleEdit(history: ListHistory, message: string, made: string): Stepped {
+  return guarded(history, () => {
+    if (history.rev !== undefined || !isId(message)) return stepped(history)
+    const at: Pos = { m: message, k: 0, p: "" }
+    const spans = history.spans
+    const last = spans[spans.length - 1]!
+    const entry = last.e[last.e.length - 1]
+    const tail = tailFor(history)
+    if (entry === undefined || entry[2] !== "" || tail.pos === undefined || compare(tail.pos, at) >= 0)
+      return stepped(history)
+    if (listFingerprint(history.top) !== made) return stepped(history)
+    const rest = last.e.slice(0, -1)
+    const kept =
+      rest.length > 0 || spans.length === 1
+        ? [...spans.slice(0, -1), { l: last.l, e: rest }]
+        : spans.slice(0, -1)
+    const ended = tailOf(kept[kept.length - 1]!)
+    const before = ended === undefined ? undefined : fromRows(ended.rows)
+    if (ended === undefined || before === undefined) return stepped(history)
+    const without: ListHistory = { v: 1, spans: kept, top: before, tail: ended.tail }
+    return stepped(append(without, at, "", history.top))
+  })
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Reading
+
+function rowsBefore(history: ListHistory, at: Pos): Replayed {
+  return replay(history.spans[spanFor(history.spans, at)]!, at)
+}
+
+/** The list strictly before `point`, or the newest list when there is no point. */
+export function listAt(
+  history: ListHistory,
+  point?: Point,
+): { readonly list: TodoList; readonly warning?: string } {
+  try {
+    if (point === undefined) return { list: history.top }
+    if (!isPoint(point))
+      return {
+        list: currentList(history),
+        warning: "A position without a message id was asked for; the list in effect was used.",
+      }
+    const at = posOf(point)
+    const recent = history.tail?.recent
+    if (recent !== undefined && recent.length > 0 && compare(recent[0]!.pos, at) < 0) {
+      for (let i = recent.length - 1; i >= 0; i--)
+        if (compare(recent[i]!.pos, at) < 0) return { list: recent[i]!.list }
+    }
+    const replayed = rowsBefore(history, at)
+    const list = replayed.broken ? undefined : fromRows(replayed.rows)
+    if (list === undefined)
+      return {
+        list: currentList(history),
+        warning: "The list history is damaged; the list in effect was used.",
+      }
+    return { list }
+  } catch {
+    const top = isRecord(history) && Array.isArray(history.top) ? history.top : []
+    return { list: top, warning: "The list history is damaged; the list in effect was used." }
+  }
+}
+
+/**
+ * The list a copy of the conversation before `point` (all of it when absent) carries on: the list strictly
+ * before it, and, when the session is reverted to a point at or before it, the edits made while reverted,
+ * made again on it as a redo or commit would (they belong at the revert point). For a fork of a session in
+ * the middle of an undo.
+ */
+export function listForCopy(
+  history: ListHistory,
+  point?: Point,
+  limits: Limits = DEFAULT_LIMITS,
+): { readonly list: TodoList; readonly warning?: string } {
+  const at = listAt(history, point)
+  const rev = history.rev
+  if (at.warning !== undefined || rev === undefined || rev.edits.length === 0) return at
+  if (point !== undefined && (!isPoint(point) || compare(posOf(point), posOf(rev.at)) < 0)) return at
+  try {
+    return { list: remakeAll(at.list, rev.edits, limits).list }
+  } catch {
+    return at
+  }
+}
+
+/**
+ * The newest recorded call among `callIDs` (a fork keeps its parent's call ids, with new message ids), with
+ * the list before and after it. Walks the whole history: for a fork or an import, not for every request.
+ */
+export function stateAtCall(history: ListHistory, callIDs: readonly string[]): CallState | undefined {
+  try {
+    const wanted = new Map(callIDs.map((id) => [shortHash(id), id] as const))
+    let found: CallState | undefined
+    for (const span of history.spans) {
+      const rows = [...span.l]
+      for (const { pos, entry } of walk(span)) {
+        const callID = entry[2] === "" ? undefined : wanted.get(entry[2])
+        const before = callID === undefined ? undefined : fromRows(rows)
+        if (!applyDelta(rows, entry[3])) return found
+        if (callID !== undefined && before !== undefined) {
+          const after = fromRows(rows)
+          if (after !== undefined) found = { callID, point: pointOf(pos), before, after }
+        }
+      }
+    }
+    return found
+  } catch {
+    return undefined
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Revert, redo, commit
+
+function remakeAll(
+  list: TodoList,
+  edits: readonly PendingEdit[],
+  limits: Limits,
+): { list: TodoList; dropped: DroppedEdit[] } {
+  let current = list
+  const dropped: DroppedEdit[] = []
+  for (const edit of edits) {
+    const made = remake(current, edit, limits)
+    current = made.list
+    dropped.push(...made.dropped)
+  }
+  return { list: current, dropped }
+}
+
+/**
+ * The session is reverted to `point`: the list in effect becomes the list strictly before it. A second
+ * revert replaces the first (as on the host, e.g. /undo twice); edits made while reverted are kept and made
+ * again on the new view, and `dropped` says which of them do not apply there.
+ */
+export function revert(history: ListHistory, point: Point, limits: Limits = DEFAULT_LIMITS): Stepped {
+  return guarded(history, () => {
+    if (!isPoint(point))
+      return stepped(history, [], "A revert came without a message id; the list was kept as it was.")
+    const before = listAt(history, point)
+    if (before.warning !== undefined) return stepped(history, [], before.warning)
+    const edits = history.rev?.edits ?? []
+    const made = remakeAll(before.list, edits, limits)
+    return stepped({ ...history, rev: { at: { ...point }, edits }, view: made.list }, made.dropped)
+  })
+}
+
+/**
+ * Redo: the newest list comes back, with the edits made while reverted made again on it as operations at
+ * the newest position; those that no longer apply are dropped and named in `dropped`. Not reverted: nothing.
+ */
+export function unrevert(history: ListHistory, limits: Limits = DEFAULT_LIMITS): Stepped {
+  return guarded(history, () => {
+    const rev = history.rev
+    if (rev === undefined) return stepped(history)
+    let h = withoutRevert(history)
+    const dropped: DroppedEdit[] = []
+    for (const edit of rev.edits) {
+      const made = remake(h.top, edit, limits)
+      dropped.push(...made.dropped)
+      h = append(h, undefined, "", made.list)
+    }
+    return stepped(h, dropped, undefined, rev.edits.length > 0 ? history.top : undefined)
+  })
+}
+
+/**
+ * The messages from the revert point on are gone for good: the states after it are dropped, and work goes on
+ * from the list before it, with the edits made while reverted kept (recorded at the point). `removed` is the
+ * first removed message (or part) when the adapter knows it: without a pending revert it cuts there (a
+ * removal seen before its revert event); before the revert point it cuts there instead. Nothing to cut:
+ * nothing changes.
+ */
+export function commit(history: ListHistory, removed?: Point, limits: Limits = DEFAULT_LIMITS): Stepped {
+  return guarded(history, () => {
+    const rev = history.rev
+    let at = rev?.at
+    let warning: string | undefined
+    if (removed !== undefined && isPoint(removed)) {
+      if (at === undefined) at = removed
+      else if (compare(posOf(removed), posOf(at)) < 0) {
+        warning = `A message was removed before the revert point (${pointLabel(removed)} before ${pointLabel(at)}); the list went back to before the removed one.`
+        at = removed
+      }
+    }
+    if (at === undefined) return stepped(history)
+    const cut = truncate(withoutRevert(history), posOf(at))
+    if (cut === undefined)
+      return stepped(
+        historyFrom(currentList(history)),
+        [],
+        "The list history is damaged; it was started again from the list in effect.",
+      )
+    if (rev === undefined && cut.spans !== history.spans)
+      warning ??= `Messages were removed without a revert first (from ${pointLabel(at)}); the list went back to before them.`
+    let h = cut
+    const dropped: DroppedEdit[] = []
+    const edits = rev?.edits ?? []
+    for (const edit of edits) {
+      const made = remake(h.top, edit, limits)
+      dropped.push(...made.dropped)
+      h = append(h, posOf(at), "", made.list)
+    }
+    return stepped(h, dropped, warning, edits.length > 0 ? cut.top : undefined)
+  })
+}
+
+/** The history without its entries at or after `at`; undefined when a span cannot be replayed. */
+function truncate(history: ListHistory, at: Pos): ListHistory | undefined {
+  const index = spanFor(history.spans, at)
+  const span = history.spans[index]!
+  const replayed = replay(span, at)
+  if (replayed.broken) return undefined
+  const top = fromRows(replayed.rows)
+  if (top === undefined) return undefined
+  if (index === history.spans.length - 1 && replayed.count === span.e.length) return history
+  const kept = span.e.slice(0, replayed.count)
+  const spans = [
+    ...history.spans.slice(0, index),
+    ...(index === 0 || kept.length > 0 ? [{ l: span.l, e: kept }] : []),
+  ]
+  const tail = tailOf(spans[spans.length - 1]!)
+  return tail === undefined ? undefined : { v: 1, spans, top, tail: tail.tail }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The record's form
+
+/** The history as the record stores it: the derived lists left out (the record holds the list in effect). */
+export function encodeHistory(history: ListHistory): unknown {
+  const spans = history.spans.map((s) => ({ l: s.l, e: s.e }))
+  return history.rev === undefined
+    ? { v: 1, spans }
+    : { v: 1, spans, rev: { at: history.rev.at, edits: history.rev.edits } }
+}
+
+/**
+ * Reads a stored history against the stored list in effect. A history that is malformed or does not replay
+ * (every span must end where the next checkpoint starts) is replaced by a history of `list` alone, with a
+ * warning: the list is never lost, only the way back. One that does not end in `list` gets `list` recorded
+ * as a user edit made last.
+ */
+export function decodeHistory(
+  raw: unknown,
+  list: TodoList,
+  limits: Limits = DEFAULT_LIMITS,
+): { readonly history: ListHistory; readonly warning?: string } {
+  try {
+    const problem = (why: string) => ({
+      history: historyFrom(list),
+      warning: `The stored list history is unreadable (${why}); the list was kept, but undo cannot go back before it.`,
+    })
+    if (!isRecord(raw) || raw.v !== 1) return problem("unknown form")
+    const spans = raw.spans
+    if (!Array.isArray(spans) || spans.length === 0) return problem("no checkpoints")
+    let previous: Pos | undefined
+    let top: TodoList | undefined
+    for (let i = 0; i < spans.length; i++) {
+      const span: unknown = spans[i]
+      if (!isSpan(span) || (i > 0 && span.e.length === 0)) return problem(`span ${i + 1} is malformed`)
+      let count = 0
+      for (const { pos } of walk(span)) {
+        if (previous !== undefined && compare(pos, previous) < 0)
+          return problem(`span ${i + 1} is out of order`)
+        previous = pos
+        count++
+      }
+      if (count !== span.e.length) return problem(`span ${i + 1} has a bad id`)
+      const replayed = replay(span)
+      if (replayed.broken) return problem(`span ${i + 1} does not replay`)
+      const next = spans[i + 1] as Span | undefined
+      if (next !== undefined && isSpan(next) && !sameRows(replayed.rows, next.l))
+        return problem(`span ${i + 1} does not end where the next begins`)
+      if (next === undefined) top = fromRows(replayed.rows)
+    }
+    if (top === undefined) return problem("the newest list does not read")
+    const tail = tailOf(spans[spans.length - 1] as Span)
+    if (tail === undefined) return problem("the newest span does not replay")
+    let history: ListHistory = { v: 1, spans: spans as Span[], top, tail: tail.tail }
+    if (raw.rev !== undefined) {
+      const rev = raw.rev
+      if (!isRecord(rev) || !isPoint(rev.at) || !Array.isArray(rev.edits) || !rev.edits.every(isPendingEdit))
+        return problem("the revert is malformed")
+      const at: Point =
+        rev.at.part === undefined
+          ? { message: rev.at.message }
+          : { message: rev.at.message, part: rev.at.part }
+      history = revert({ ...history, rev: { at, edits: rev.edits } }, at, limits).history
+    }
+    // A list changed beside its history (an older writer, a hand edit) is taken as a user edit made last.
+    if (!sameRows(toRows(currentList(history)), toRows(list))) history = recordEdit(history, {}, list).history
+    return { history }
+  } catch {
+    return {
+      history: historyFrom(list),
+      warning: "The stored list history is unreadable; the list was kept, but undo cannot go back before it.",
+    }
+  }
+}

@@ -1,0 +1,360 @@
+// Turns untrusted tool arguments (JSON written by a model) into typed ops: batch splitting, op inference,
+// field checks; and parses stored snapshots. Errors name the field and what was expected, so a retry can succeed.
+
+import { checkList, checkText, clean } from "./queries.ts"
+import { normalize } from "./reducers.ts"
+import { fail, isRecord, ok, type Result } from "./result.ts"
+import type {
+  Limits,
+  Op,
+  OpName,
+  Phase,
+  PhaseSpec,
+  ScopedTaskTarget,
+  Target,
+  Task,
+  TaskStatus,
+  TodoList,
+} from "./types.ts"
+import { DEFAULT_LIMITS, OP_NAMES, STATUSES } from "./types.ts"
+import { DEFAULT_PHASE, foldLine, preview, tooManyOpsText } from "./words.ts"
+
+type Obj = Readonly<Record<string, unknown>>
+
+const FIELDS = ["op", "ops", "task", "phase", "reason", "items", "list"] as const
+const KNOWN: ReadonlySet<string> = new Set(FIELDS)
+const OP_LIST = OP_NAMES.join(", ")
+/** How an error names what it got instead: "a string", "an empty array", "nothing". */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return "nothing"
+  if (value === null) return "null"
+  if (Array.isArray(value)) return value.length === 0 ? "an empty array" : "an array"
+  if (typeof value === "string") return value.trim() === "" ? "an empty string" : "a string"
+  if (typeof value === "number") return "a number"
+  if (typeof value === "boolean") return "a boolean"
+  return "an object"
+}
+
+/**
+ * Models often fill every schema field, sending null, "" or [] for the ones they do not mean.
+ * Those count as absent, so `{op: "done", task: "X", phase: null, items: []}` is a plain task target.
+ */
+function present(value: unknown): boolean {
+  if (value === undefined || value === null) return false
+  if (typeof value === "string") return value.trim() !== ""
+  return !(Array.isArray(value) && value.length === 0)
+}
+
+function optionalString(obj: Obj, key: string, expected: string, hint = ""): Result<string | undefined> {
+  const value = obj[key]
+  if (!present(value)) return ok(undefined)
+  if (typeof value !== "string")
+    return fail(`"${key}" must be ${expected}; got ${describeValue(value)}.${hint}`)
+  return ok(clean(value))
+}
+
+function unknownKeys(obj: Obj): string[] {
+  return Object.keys(obj).filter((key) => !KNOWN.has(key) && present(obj[key]))
+}
+
+// ---- the call: one op or a batch --------------------------------------------------------------
+
+export interface SplitCall {
+  /** True when the call used `{ops: [...]}`; errors then name the failing op. */
+  readonly batch: boolean
+  readonly raws: readonly unknown[]
+}
+
+/** Splits a call into raw ops: `{ops: [...]}` is a batch, anything else one op. */
+export function splitCall(raw: unknown, limits: Limits = DEFAULT_LIMITS): Result<SplitCall> {
+  if (!isRecord(raw))
+    return fail(`Arguments must be an object with "op" and its fields; got ${describeValue(raw)}.`)
+  const ops = raw.ops
+  const beside = FIELDS.filter((key) => key !== "ops" && present(raw[key]))
+  if (ops === undefined || ops === null) return ok({ batch: false, raws: [raw] })
+  if (!Array.isArray(ops)) return fail(`"ops" must be an array of ops; got ${describeValue(ops)}.`)
+  if (ops.length === 0) {
+    // An empty "ops" beside a single op's fields is schema filler, not an empty batch.
+    if (beside.length > 0) return ok({ batch: false, raws: [raw] })
+    return fail(`"ops" is empty; give at least one op.`)
+  }
+  if (beside.length > 0)
+    return fail(
+      `Give either "ops" (a batch) or one op's fields, not both; found ${beside.map((k) => `"${k}"`).join(", ")} beside "ops".`,
+    )
+  if (ops.length > limits.maxOpsPerCall) return fail(tooManyOpsText(ops.length, limits.maxOpsPerCall))
+  return ok({ batch: true, raws: ops })
+}
+
+// ---- op name and inference --------------------------------------------------------------------
+
+function isOpName(name: string): name is OpName {
+  return (OP_NAMES as readonly string[]).includes(name)
+}
+
+function infer(raw: Obj, list: TodoList): Result<OpName> {
+  if (present(raw.list)) return ok("init")
+  if (present(raw.items)) {
+    if (present(raw.phase)) return ok("append")
+    if (list.length === 0) return ok("init")
+    return fail(
+      'No "op" given, and bare "items" only starts a list when the list is empty. To add tasks give "phase" too (append); to replace the list give "op": "init".',
+    )
+  }
+  return fail(
+    `No "op" given. Give "op" (one of ${OP_LIST}), or use a shape that implies it: {list} starts a list, {phase, items} appends, {items} starts a list when it is empty.`,
+  )
+}
+
+function resolveOpName(raw: Obj, list: TodoList): Result<OpName> {
+  const op = raw.op
+  if (!present(op)) return infer(raw, list)
+  if (typeof op !== "string")
+    return fail(`"op" must be a string, one of ${OP_LIST}; got ${describeValue(op)}.`)
+  const name = clean(op).toLowerCase()
+  return isOpName(name) ? ok(name) : fail(`Unknown op "${preview(clean(op))}". Use one of: ${OP_LIST}.`)
+}
+
+/** The op a raw element names or implies, for error messages; undefined when it cannot be told. */
+export function opNameOf(raw: unknown, list: TodoList): OpName | undefined {
+  if (!isRecord(raw)) return undefined
+  const name = resolveOpName(raw, list)
+  return name.ok ? name.value : undefined
+}
+
+// ---- fields -----------------------------------------------------------------------------------
+
+/** A non-empty array of one-line task texts, trimmed. `label` names the field in errors. */
+function parseItems(value: unknown, label: string, limits: Limits): Result<string[]> {
+  if (!Array.isArray(value)) return fail(`${label} must be an array of strings; got ${describeValue(value)}.`)
+  if (value.length === 0) return fail(`${label} is empty; give at least one task text.`)
+  const texts: string[] = []
+  for (let i = 0; i < value.length; i++) {
+    const item: unknown = value[i]
+    if (typeof item !== "string")
+      return fail(`${label} must be an array of strings; item ${i + 1} is ${describeValue(item)}.`)
+    const text = clean(item)
+    if (text === "") return fail(`${label} item ${i + 1} is empty; give each task a short description.`)
+    const bad = checkText(text, "Task", limits)
+    if (bad) return fail(bad)
+    texts.push(text)
+  }
+  return ok(texts)
+}
+
+function parsePhaseName(value: string, limits: Limits): Result<string> {
+  const bad = checkText(value, "Phase name", limits)
+  return bad ? fail(bad) : ok(value)
+}
+
+const TASK_EXPECTED = "the exact text of one task (a string)"
+const TASK_HINT = ' To act on several tasks, send "ops": [{...}, {...}].'
+const PHASE_EXPECTED = "a phase name (a string)"
+
+/** `task` and/or `phase` as a target; undefined when neither is given. */
+function parseTarget(raw: Obj): Result<Target | undefined> {
+  const task = optionalString(raw, "task", TASK_EXPECTED, Array.isArray(raw.task) ? TASK_HINT : "")
+  if (!task.ok) return task
+  const phase = optionalString(raw, "phase", PHASE_EXPECTED)
+  if (!phase.ok) return phase
+  if (task.value !== undefined) {
+    // Both given: the task is the target, and the reducer checks it is in that phase.
+    const target: ScopedTaskTarget =
+      phase.value === undefined
+        ? { kind: "task", text: task.value }
+        : { kind: "task", text: task.value, phase: phase.value }
+    return ok(target)
+  }
+  if (phase.value !== undefined) return ok({ kind: "phase", name: phase.value })
+  return ok(undefined)
+}
+
+/** Quotes unknown keys for an error: at most 5, each shortened, so a hostile call cannot flood the reply. */
+function quoteKeys(keys: readonly string[]): string {
+  const shown = keys
+    .slice(0, 5)
+    .map((k) => `"${preview(k, 30)}"`)
+    .join(", ")
+  return keys.length > 5 ? `${shown} and ${keys.length - 5} more` : shown
+}
+
+function unrecognized(raw: Obj): string {
+  const extra = unknownKeys(raw)
+  return extra.length === 0 ? "" : ` Unrecognized: ${quoteKeys(extra)}.`
+}
+
+function parseInit(raw: Obj, limits: Limits): Result<Op> {
+  const hasList = present(raw.list)
+  const hasItems = present(raw.items)
+  if (hasList && hasItems)
+    return fail('Give either "list" (phases with items) or "items" (one phase), not both.')
+  if (hasItems) {
+    const phase = optionalString(raw, "phase", PHASE_EXPECTED)
+    if (!phase.ok) return phase
+    const name = parsePhaseName(phase.value ?? DEFAULT_PHASE, limits)
+    if (!name.ok) return name
+    const items = parseItems(raw.items, '"items"', limits)
+    if (!items.ok) return items
+    return ok({ op: "init", list: [{ phase: name.value, items: items.value }] })
+  }
+  if (!hasList)
+    return fail('init needs "list" (an array of {phase, items}) or "items" (an array of task texts).')
+  const value = raw.list
+  if (!Array.isArray(value))
+    return fail(`"list" must be an array of {phase, items}; got ${describeValue(value)}.`)
+  const specs: PhaseSpec[] = []
+  for (let i = 0; i < value.length; i++) {
+    const element: unknown = value[i]
+    const where = `"list" item ${i + 1}`
+    if (!isRecord(element))
+      return fail(`${where} must be an object {phase, items}; got ${describeValue(element)}.`)
+    const phase = element.phase
+    if (typeof phase !== "string")
+      return fail(`${where}: "phase" must be ${PHASE_EXPECTED}; got ${describeValue(phase)}.`)
+    if (clean(phase) === "") return fail(`${where}: "phase" is empty; give the phase a name.`)
+    const name = parsePhaseName(clean(phase), limits)
+    if (!name.ok) return name
+    const items = parseItems(element.items, `${where}: "items"`, limits)
+    if (!items.ok) return items
+    specs.push({ phase: name.value, items: items.value })
+  }
+  return ok({ op: "init", list: specs })
+}
+
+function parseAppend(raw: Obj, limits: Limits): Result<Op> {
+  const phase = optionalString(raw, "phase", PHASE_EXPECTED)
+  if (!phase.ok) return phase
+  if (phase.value === undefined)
+    return fail('append needs "phase": the phase to add to (it is created at the end if missing).')
+  const name = parsePhaseName(phase.value, limits)
+  if (!name.ok) return name
+  const items = parseItems(raw.items, '"items"', limits)
+  if (!items.ok) return items
+  return ok({ op: "append", phase: name.value, items: items.value })
+}
+
+function parseReason(raw: Obj, limits: Limits): Result<string | undefined> {
+  const reason = optionalString(raw, "reason", "a one-line reason (a string)")
+  if (!reason.ok || reason.value === undefined) return reason
+  // A multi-line reason is folded, not rejected: it is free text and only needs to fit one line.
+  const folded = foldLine(reason.value)
+  const bad = checkText(folded, "Blocker reason", limits)
+  return bad ? fail(bad) : ok(folded)
+}
+
+/**
+ * Parses one op (an element of a batch, or the whole call) against the list it will apply to:
+ * inference of a missing `op` depends on whether that list is empty.
+ */
+export function parseOp(raw: unknown, list: TodoList, limits: Limits = DEFAULT_LIMITS): Result<Op> {
+  if (!isRecord(raw))
+    return fail(`An op must be an object like {"op": "done", "task": "..."}; got ${describeValue(raw)}.`)
+  if (present(raw.ops)) return fail('Batches cannot nest; "ops" belongs only at the top level of the call.')
+  const name = resolveOpName(raw, list)
+  if (!name.ok) return name
+  const op = name.value
+  switch (op) {
+    case "init":
+      return parseInit(raw, limits)
+    case "append":
+      return parseAppend(raw, limits)
+    case "view":
+      return ok({ op: "view" })
+    default:
+      break
+  }
+  const target = parseTarget(raw)
+  if (!target.ok) return target
+  const t = target.value
+  switch (op) {
+    case "start":
+      if (t === undefined)
+        return fail(`start needs "task": the exact text of the task to start.${unrecognized(raw)}`)
+      if (t.kind !== "task")
+        return fail('start takes a "task", not a "phase"; give the exact text of the task to start.')
+      return ok({ op, target: t })
+    case "rm": {
+      if (t !== undefined) return ok({ op, target: t })
+      // rm with no target clears everything, so anything that looks like a meant target must stop it.
+      for (const key of ["task", "phase"] as const)
+        if (typeof raw[key] === "string")
+          return fail(
+            `"${key}" is empty. Give the exact ${key === "task" ? "task text" : "phase name"}, or leave out both "task" and "phase" to clear the whole list.`,
+          )
+      const extra = unknownKeys(raw)
+      if (extra.length > 0)
+        return fail(
+          `rm with no "task" or "phase" clears the whole list, but the call also has ${quoteKeys(extra)}. Give "task" or "phase", or send rm alone to clear everything.`,
+        )
+      return ok({ op, target: { kind: "all" } })
+    }
+    default: {
+      if (t === undefined)
+        return fail(`${op} needs "task" (the exact task text) or "phase" (a phase name).${unrecognized(raw)}`)
+      if (op !== "block") return ok({ op, target: t })
+      const reason = parseReason(raw, limits)
+      if (!reason.ok) return reason
+      return ok(reason.value === undefined ? { op, target: t } : { op, target: t, reason: reason.value })
+    }
+  }
+}
+
+/** "op 3 (done) failed: …": how a batch names the op that stopped it (1-based, as a reader counts). */
+export function batchError(index: number, name: OpName | undefined, error: string): string {
+  return `op ${index + 1}${name ? ` (${name})` : ""} failed: ${error}`
+}
+
+// ---- stored snapshots -------------------------------------------------------------------------
+
+function isStatus(value: unknown): value is TaskStatus {
+  return typeof value === "string" && (STATUSES as readonly string[]).includes(value)
+}
+
+function got(value: unknown): string {
+  return typeof value === "string" && value.trim() !== "" ? `"${preview(value)}"` : describeValue(value)
+}
+
+/**
+ * Parses a stored list: `[{name, tasks: [{text, status, blocker?}]}]`. Texts are trimmed (a hand-edited
+ * file may carry stray spaces that would make a task unaddressable), unknown keys dropped, then checkList runs.
+ * The list comes back in the normal form: a record stored before every change ended in it reads as if it
+ * had, and nothing is written until the list really changes.
+ */
+export function parseSnapshot(raw: unknown, limits: Limits = DEFAULT_LIMITS): Result<TodoList> {
+  if (!Array.isArray(raw))
+    return fail(`The stored list must be an array of phases; got ${describeValue(raw)}.`)
+  const phases: Phase[] = []
+  for (let p = 0; p < raw.length; p++) {
+    const phase: unknown = raw[p]
+    const where = `Phase ${p + 1}`
+    if (!isRecord(phase))
+      return fail(`${where} must be an object {name, tasks}; got ${describeValue(phase)}.`)
+    if (typeof phase.name !== "string")
+      return fail(`${where}: "name" must be a string; got ${describeValue(phase.name)}.`)
+    if (!Array.isArray(phase.tasks))
+      return fail(`${where}: "tasks" must be an array of tasks; got ${describeValue(phase.tasks)}.`)
+    const tasks: Task[] = []
+    for (let t = 0; t < phase.tasks.length; t++) {
+      const task: unknown = phase.tasks[t]
+      const at = `${where}, task ${t + 1}`
+      if (!isRecord(task))
+        return fail(`${at} must be an object {text, status, blocker?}; got ${describeValue(task)}.`)
+      if (typeof task.text !== "string")
+        return fail(`${at}: "text" must be a string; got ${describeValue(task.text)}.`)
+      if (!isStatus(task.status))
+        return fail(`${at}: "status" must be one of ${STATUSES.join(", ")}; got ${got(task.status)}.`)
+      const blocker = task.blocker
+      if (blocker !== undefined && blocker !== null && typeof blocker !== "string")
+        return fail(`${at}: "blocker" must be a string; got ${describeValue(blocker)}.`)
+      const reason = typeof blocker === "string" ? clean(blocker) : ""
+      tasks.push(
+        reason === ""
+          ? { text: clean(task.text), status: task.status }
+          : { text: clean(task.text), status: task.status, blocker: reason },
+      )
+    }
+    phases.push({ name: clean(phase.name), tasks })
+  }
+  const bad = checkList(phases, limits)
+  return bad ? fail(bad) : ok(normalize(phases).list)
+}

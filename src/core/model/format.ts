@@ -1,0 +1,205 @@
+// The words the model reads: tool results, the compact whole-list view, and the one-line summary.
+// Every result is paid for on every call, so it is kept short: what changed, what is in progress, what is next.
+
+import type { ExecuteResult } from "../list/execute.ts"
+import { counts, countTasks, inProgressTask, nextPendingTask } from "../list/queries.ts"
+import type { Change, Op, Task, TaskStatus, TodoList } from "../list/types.ts"
+import { neutralize, progressText, quote, STATUS_BOXES, STATUS_WORDS } from "../list/words.ts"
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`
+}
+
+/** Names up to three tasks; a phase-wide op on many tasks would otherwise flood the result. */
+function names(texts: readonly string[]): string {
+  const shown = texts.slice(0, 3).map(quote).join(", ")
+  return texts.length > 3 ? `${shown} and ${texts.length - 3} more` : shown
+}
+
+export function formatTask(task: Task): string {
+  const line = `${STATUS_BOXES[task.status]} ${neutralize(task.text)}`
+  return task.status === "blocked" && task.blocker !== undefined
+    ? `${line} (blocked: ${neutralize(task.blocker)})`
+    : line
+}
+
+/** "Next: "X". 3/12 done, 1 blocked." Done counts closed tasks (done or dropped). */
+export function summaryLine(list: TodoList): string {
+  const c = counts(list)
+  if (c.total === 0) return list.length === 0 ? "The list is empty." : "The list has no tasks."
+  if (c.closed === c.total) return c.total === 1 ? "The only task is closed." : `All ${c.total} tasks closed.`
+  const next = nextPendingTask(list)
+  let tail = progressText(c)
+  // Only blocked tasks left open: say so, or the model may think something is still running.
+  if (c.inProgress === 0 && c.pending === 0) tail += ", none in progress"
+  return next ? `Next: ${quote(next.task.text)}. ${tail}.` : `${tail}.`
+}
+
+/** The phases and their tasks, one line each, without the summary line. */
+export function formatPhases(list: TodoList): string {
+  if (list.length === 0) return "The list is empty."
+  const lines: string[] = []
+  for (const phase of list) {
+    const c = countTasks(phase.tasks)
+    lines.push(`${neutralize(phase.name)} (${c.closed}/${c.total})`)
+    for (const task of phase.tasks) lines.push(`  ${formatTask(task)}`)
+  }
+  return lines.join("\n")
+}
+
+/** The whole list, one line per phase and per task, then the summary line. */
+export function formatList(list: TodoList): string {
+  return list.length === 0 ? formatPhases(list) : `${formatPhases(list)}\n${summaryLine(list)}`
+}
+
+type StatusChange = Extract<Change, { kind: "status" }>
+
+/** A task's net move over a whole call: a batch that finishes three tasks reads as one "Done" sentence. */
+interface Net {
+  readonly order: number
+  readonly task: string
+  readonly from: TaskStatus
+  to: TaskStatus
+  last: StatusChange
+}
+
+interface Group {
+  readonly order: number
+  readonly key: string
+  readonly tasks: string[]
+  /** The change that decides the wording (reason, auto). */
+  readonly sample: Net
+}
+
+/** Which sentence a net move belongs to; undefined when it nets out to nothing. */
+function groupKey(net: Net): string | undefined {
+  const { from, to, last } = net
+  if (from === to)
+    return to === "blocked" && last.from === "blocked" && last.to === "blocked"
+      ? `still:${last.reason ?? ""}`
+      : undefined
+  if (to === "completed") return "done"
+  if (to === "abandoned") return "dropped"
+  if (to === "blocked") return `blocked:${last.reason ?? ""}`
+  if (to === "pending")
+    return from === "in_progress" ? "demoted" : from === "blocked" ? "unblocked" : "reopened"
+  // Starts are one task each, so each gets its own sentence.
+  return `start:${net.task}`
+}
+
+function renderGroup(group: Group): string {
+  const list = names(group.tasks)
+  const { from, last } = group.sample
+  const reason = last.reason
+  if (group.key === "done") return `Done ${list}.`
+  if (group.key === "dropped") return `Dropped ${list}.`
+  if (group.key === "unblocked") return `Unblocked ${list}.`
+  if (group.key === "reopened") return `Reopened ${list} as pending.`
+  if (group.key === "demoted") return `${list} moved back to pending.`
+  if (group.key.startsWith("still:")) return `${list} still blocked: ${reason}.`
+  if (group.key.startsWith("blocked:")) return reason ? `Blocked ${list} (${reason}).` : `Blocked ${list}.`
+  if (from === "completed" || from === "abandoned") return `Reopened ${list} (was ${STATUS_WORDS[from]}).`
+  if (from === "blocked") {
+    if (last.auto === "promoted") return `Unblocked and started ${list}.`
+    return reason ? `Started ${list} (was blocked: ${reason}).` : `Started ${list} (was blocked).`
+  }
+  return `Started ${list}.`
+}
+
+function describeOther(change: Exclude<Change, StatusChange>): string | undefined {
+  switch (change.kind) {
+    case "init": {
+      const r = change.replaced
+      return r
+        ? `Replaced a list of ${plural(r.phases, "phase")}, ${plural(r.total, "task")} (${r.closed} done).`
+        : undefined
+    }
+    case "added": {
+      return `Added ${names(change.tasks)} to ${change.newPhase ? "new phase " : ""}${quote(change.phase)}.`
+    }
+    case "removed": {
+      const { tasks, phases } = change
+      if (phases.length === 0 && tasks.length === 0) return "The list was already empty."
+      if (phases.length === 0)
+        return tasks.length === 1 ? `Removed ${quote(tasks[0]!)}.` : `Removed ${names(tasks)}.`
+      if (phases.length === 1) return `Removed phase ${quote(phases[0]!)} (${plural(tasks.length, "task")}).`
+      return `Removed ${plural(phases.length, "phase")}, ${plural(tasks.length, "task")}.`
+    }
+    case "unchanged":
+      return `${quote(change.task)} is already ${STATUS_WORDS[change.status]}.`
+  }
+}
+
+interface Described {
+  readonly text: string
+  /** Tasks named as started or reopened, so the result need not repeat "Now:". */
+  readonly started: ReadonlySet<string>
+}
+
+/** Turns a call's changes into sentences, in the order things happened. */
+function describeChanges(changes: readonly Change[], withStatus: boolean): Described {
+  const nets = new Map<string, Net>()
+  const others: { order: number; text: string }[] = []
+  changes.forEach((change, order) => {
+    if (change.kind !== "status") {
+      const text = describeOther(change)
+      if (text) others.push({ order, text })
+      return
+    }
+    const net = nets.get(change.task)
+    if (net) {
+      net.to = change.to
+      net.last = change
+    } else nets.set(change.task, { order, task: change.task, from: change.from, to: change.to, last: change })
+  })
+  const groups = new Map<string, Group>()
+  const started = new Set<string>()
+  if (withStatus) {
+    for (const net of nets.values()) {
+      const key = groupKey(net)
+      if (key === undefined) continue
+      if (net.to === "in_progress") started.add(net.task)
+      const group = groups.get(key)
+      if (group) group.tasks.push(net.task)
+      else groups.set(key, { order: net.order, key, tasks: [net.task], sample: net })
+    }
+  }
+  const parts = [
+    ...others.map((o) => ({ order: o.order, text: o.text, clause: false })),
+    ...[...groups.values()].map((g) => ({
+      order: g.order,
+      text: renderGroup(g),
+      clause: g.key === "demoted",
+    })),
+  ].sort((a, b) => a.order - b.order)
+  let text = ""
+  for (const part of parts) {
+    // A demotion is the other half of a start: `Started "B"; "A" moved back to pending.`
+    if (part.clause && text.endsWith(".")) text = `${text.slice(0, -1)}; ${part.text}`
+    else text = text ? `${text} ${part.text}` : part.text
+  }
+  return { text, started }
+}
+
+function nothingChanged(ops: readonly Op[]): string {
+  const only = ops.length === 1 ? ops[0] : undefined
+  if (only && "target" in only && only.target.kind === "phase")
+    return `Nothing to change in phase ${quote(only.target.name)}.`
+  return "Nothing changed."
+}
+
+/**
+ * The tool result for one call. `before` is the list the call started from.
+ * init and view print the whole list; everything else prints what changed plus the summary line.
+ */
+export function formatOutcome(before: TodoList, outcome: ExecuteResult): string {
+  if (!outcome.ok) return `Error: ${outcome.error} Nothing was changed.`
+  const showList = outcome.ops.some((op) => op.op === "init" || op.op === "view")
+  // With the list printed, every status is visible in it; only say what the list cannot show.
+  const { text, started } = describeChanges(outcome.changes, !showList)
+  if (showList) return text ? `${text}\n${formatList(outcome.list)}` : formatList(outcome.list)
+  const head = text || (outcome.list === before ? nothingChanged(outcome.ops) : "No net change.")
+  const now = inProgressTask(outcome.list)
+  const nowText = now && !started.has(now.task.text) ? `Now: ${quote(now.task.text)}. ` : ""
+  return `${head}\n${nowText}${summaryLine(outcome.list)}`
+}

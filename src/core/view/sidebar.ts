@@ -1,0 +1,401 @@
+// The sidebar: which rows to show for a list within a row budget (buildSidebarView), those rows as
+// coloured segments cut to the panel width (sidebarModel), and as plain text (sidebarText, for a picture
+// of the sidebar outside the TUI). Pure: the TUI shell (src/tui/index.tsx) maps tones to theme colours.
+
+/*
+ * Rules:
+ * - The header (overall counts) counts as one row: 1 + rows.length <= maxRows.
+ *   A maxRows below 3 (or NaN) is treated as 3, the smallest view that still shows the header,
+ *   the active phase and its focus task.
+ * - A phase shows its row ("Name closed/total") and its open tasks (pending, in progress, blocked)
+ *   in list order. Closed tasks are only counted on the phase row; a fully closed phase is its row.
+ * - The active phase is the one holding the in-progress task, else the first with open tasks.
+ *   With no open task anywhere, the last phase anchors the view instead.
+ * - Relevance inside a phase: in progress, then blocked, then pending in list order. A phase cut to
+ *   its k most relevant tasks shows them in list order followed by "… N more" (N hidden open tasks).
+ * - When the full view does not fit, the steps below run in order, each stopping as soon as it fits.
+ *   "Far first" means by distance from the active phase, the later one first on a tie.
+ *   1. Other phases, far first, are cut to just enough relevant tasks (at least one). A phase with
+ *      two or fewer open tasks is left whole: one task plus a "more" row would save nothing.
+ *   2. Other phases, far first, are reduced to their phase row only (no "more" row: the count says it).
+ *   3. The active phase is cut to just enough relevant tasks (at least its focus task).
+ *   4. The active phase drops to its focus task alone (no "more" row).
+ *   5. Other phases, far first, are hidden; the visible ones stay a contiguous run around the
+ *      active phase, with "… N earlier phases" above and "… N more phases" below.
+ *   6. The "earlier phases" row is dropped, then the "more phases" row.
+ *   Finally a phases row standing for a single phase is swapped for that phase's row (same cost).
+ *   So the in-progress task always stays visible and the budget is never exceeded. One pass, O(tasks).
+ */
+
+import { countTasks } from "../list/queries.ts"
+import type { Task, TaskStatus, TodoList } from "../list/types.ts"
+import { OPEN } from "../list/types.ts"
+import {
+  blockedText,
+  doneText,
+  neutralize,
+  type Progress,
+  progressText,
+  STATUS_GLYPHS,
+} from "../list/words.ts"
+
+/** Columns the host's session sidebar shows of a plugin row: 42 wide, less padding and the scrollbar (37 seen), minus one spare. */
+export const SIDEBAR_WIDTH = 36
+/** Sidebar rows (header included) when the user sets none. */
+export const DEFAULT_SIDEBAR_ROWS = 14
+
+export type SidebarRow =
+  | {
+      readonly kind: "phase"
+      readonly name: string
+      readonly closed: number
+      readonly total: number
+      /** True for the phase the view centres on (see the rules above). */
+      readonly active: boolean
+      /** e.g. "Foundation 1/2" */
+      readonly text: string
+    }
+  | { readonly kind: "task"; readonly text: string; readonly status: TaskStatus; readonly blocker?: string }
+  | {
+      readonly kind: "more"
+      /** Hidden open tasks of the phase above ("tasks"), or hidden phases ("phases"). */
+      readonly of: "tasks" | "phases"
+      readonly hidden: number
+      /** "… N more", "… N earlier phases", "… N more phases" */
+      readonly text: string
+    }
+
+export interface SidebarView {
+  /** The overall counts. */
+  readonly header: Progress
+  readonly rows: readonly SidebarRow[]
+}
+
+export interface SidebarOptions {
+  readonly maxRows: number
+}
+
+export const MIN_ROWS = 3
+
+interface PhasePlan {
+  /** Open tasks in list order. */
+  readonly open: readonly Task[]
+  /** Indices into `open`, most relevant first. */
+  readonly ranked: readonly number[]
+  /** How many open tasks are shown. */
+  quota: number
+  /** Whether a "… N more" row follows the shown tasks. */
+  more: boolean
+}
+
+export function buildSidebarView(list: TodoList, options: SidebarOptions): SidebarView | undefined {
+  if (list.length === 0) return undefined
+  const budget = Number.isNaN(options.maxRows) ? MIN_ROWS : Math.max(MIN_ROWS, Math.floor(options.maxRows))
+
+  const all: Task[] = []
+  const plans: PhasePlan[] = []
+  let active = -1
+  let firstOpen = -1
+  for (let p = 0; p < list.length; p++) {
+    const tasks = list[p]!.tasks
+    all.push(...tasks)
+    const open = tasks.filter((task) => OPEN.has(task.status))
+    const ranked = rank(open)
+    plans.push({ open, ranked, quota: open.length, more: false })
+    if (active === -1 && open.some((task) => task.status === "in_progress")) active = p
+    if (firstOpen === -1 && open.length > 0) firstOpen = p
+  }
+  if (active === -1) active = firstOpen
+  const hasActive = active !== -1
+  const anchor = hasActive ? active : list.length - 1
+
+  const overall = countTasks(all)
+  const header: Progress = { closed: overall.closed, total: overall.total, blocked: overall.blocked }
+
+  const rowsOf = (plan: PhasePlan): number => 1 + plan.quota + (plan.more ? 1 : 0)
+  let total = 1
+  for (const plan of plans) total += rowsOf(plan)
+  const over = (): boolean => total > budget
+
+  /** Cuts a phase to just enough relevant tasks to remove the excess, keeping at least one. */
+  const cut = (plan: PhasePlan): void => {
+    if (plan.quota < plan.open.length || plan.open.length < 3) return
+    const quota = Math.max(1, plan.open.length - 1 - (total - budget))
+    total -= rowsOf(plan)
+    plan.quota = quota
+    plan.more = true
+    total += rowsOf(plan)
+  }
+
+  const order = farFirst(list.length, anchor)
+  // 1.
+  for (const p of order) {
+    if (!over()) break
+    cut(plans[p]!)
+  }
+  // 2.
+  for (const p of order) {
+    if (!over()) break
+    const plan = plans[p]!
+    total -= rowsOf(plan) - 1
+    plan.quota = 0
+    plan.more = false
+  }
+  // 3.
+  if (over() && hasActive) cut(plans[anchor]!)
+  // 4.
+  if (over() && hasActive) {
+    const plan = plans[anchor]!
+    total -= rowsOf(plan)
+    plan.quota = 1
+    plan.more = false
+    total += rowsOf(plan)
+  }
+  // 5.
+  let lo = 0
+  let hi = list.length - 1
+  let above = false
+  let below = false
+  for (const p of order) {
+    if (!over()) break
+    total -= rowsOf(plans[p]!)
+    if (p < anchor) {
+      lo = p + 1
+      if (!above) total++
+      above = true
+    } else {
+      hi = p - 1
+      if (!below) total++
+      below = true
+    }
+  }
+  // 6.
+  if (over() && above) {
+    above = false
+    total--
+  }
+  if (over() && below) {
+    below = false
+    total--
+  }
+  // Hidden phases are row-only by now, so showing the one phase a summary stands for costs the same.
+  if (above && lo === 1) {
+    above = false
+    lo = 0
+  }
+  if (below && hi === list.length - 2) {
+    below = false
+    hi = list.length - 1
+  }
+
+  const rows: SidebarRow[] = []
+  if (above) rows.push(phasesRow(lo, "earlier"))
+  for (let p = lo; p <= hi; p++) {
+    const phase = list[p]!
+    const plan = plans[p]!
+    const count = countTasks(phase.tasks)
+    rows.push({
+      kind: "phase",
+      name: phase.name,
+      closed: count.closed,
+      total: count.total,
+      active: hasActive && p === anchor,
+      text: `${neutralize(phase.name)} ${count.closed}/${count.total}`,
+    })
+    const shown = new Set(plan.ranked.slice(0, plan.quota))
+    plan.open.forEach((task, i) => {
+      if (shown.has(i)) rows.push(taskRow(task))
+    })
+    if (plan.more) {
+      const hidden = plan.open.length - plan.quota
+      rows.push({ kind: "more", of: "tasks", hidden, text: `… ${hidden} more` })
+    }
+  }
+  if (below) rows.push(phasesRow(list.length - 1 - hi, "more"))
+  return { header, rows }
+}
+
+/** Plain-text picture of a view: header, then one line per row, each cut to `width` code points. */
+export function sidebarText(view: SidebarView, width: number): string[] {
+  const lines = [progressText(view.header)]
+  for (const row of view.rows) {
+    if (row.kind === "phase") lines.push(row.text)
+    else if (row.kind === "task")
+      lines.push(
+        `  ${STATUS_GLYPHS[row.status]} ${row.text}${row.blocker === undefined ? "" : ` — ${row.blocker}`}`,
+      )
+    else lines.push(row.of === "tasks" ? `    ${row.text}` : row.text)
+  }
+  return lines.map((line) => clip(line, width))
+}
+
+function clip(line: string, width: number): string {
+  const max = Math.max(1, Math.floor(width))
+  const chars = Array.from(line)
+  if (chars.length <= max) return line
+  return `${chars
+    .slice(0, max - 1)
+    .join("")
+    .trimEnd()}…`
+}
+
+/** Indices of open tasks, most relevant first: in progress, blocked, pending, each in list order. */
+function rank(open: readonly Task[]): number[] {
+  const buckets: number[][] = [[], [], []]
+  open.forEach((task, i) => {
+    buckets[task.status === "in_progress" ? 0 : task.status === "blocked" ? 1 : 2]!.push(i)
+  })
+  return buckets.flat()
+}
+
+function taskRow(task: Task): SidebarRow {
+  return task.blocker === undefined
+    ? { kind: "task", text: neutralize(task.text), status: task.status }
+    : { kind: "task", text: neutralize(task.text), status: task.status, blocker: neutralize(task.blocker) }
+}
+
+// Always plural: a summary standing for one phase is replaced by that phase's row.
+function phasesRow(hidden: number, where: "earlier" | "more"): SidebarRow {
+  return { kind: "more", of: "phases", hidden, text: `… ${hidden} ${where} phases` }
+}
+
+/** Phase indices other than the anchor, farthest from it first; on a tie the later phase first. */
+function farFirst(count: number, anchor: number): number[] {
+  const order: number[] = []
+  let left = 0
+  let right = count - 1
+  while (left < anchor || right > anchor) {
+    if (right > anchor && (left >= anchor || right - anchor >= anchor - left)) order.push(right--)
+    else order.push(left++)
+  }
+  return order
+}
+
+// ---- painted lines -------------------------------------------------------------------------------
+
+/** How a piece of text is painted; the shell maps each tone to a theme colour. */
+export type Tone = "title" | "text" | "muted" | "error" | TaskStatus
+
+export interface Segment {
+  readonly text: string
+  readonly tone: Tone
+}
+
+export interface SidebarLine {
+  readonly kind: "header" | "phase" | "task" | "more"
+  readonly segments: readonly Segment[]
+}
+
+/**
+ * The sidebar block: a header line ("Todo  3/12 done, 1 blocked") and the rows of buildSidebarView, each cut
+ * to `width` columns. Undefined for a list without phases: the block is then not shown at all.
+ */
+export function sidebarModel(
+  list: TodoList,
+  options: { readonly maxRows: number; readonly width?: number },
+): SidebarLine[] | undefined {
+  const view = buildSidebarView(list, { maxRows: options.maxRows })
+  if (view === undefined) return undefined
+  const width = Math.max(8, Math.floor(options.width ?? SIDEBAR_WIDTH))
+  const { header } = view
+  const headerSegments: Segment[] = [
+    { text: "Todo", tone: "title" },
+    { text: `  ${doneText(header)}`, tone: "muted" },
+  ]
+  if (header.blocked > 0) headerSegments.push({ text: `, ${blockedText(header)}`, tone: "error" })
+  const lines: SidebarLine[] = [{ kind: "header", segments: headerSegments }]
+  for (const row of view.rows) {
+    if (row.kind === "phase") {
+      lines.push({
+        kind: "phase",
+        segments: [
+          { text: neutralize(row.name), tone: row.active ? "text" : "muted" },
+          { text: ` ${row.closed}/${row.total}`, tone: "muted" },
+        ],
+      })
+    } else if (row.kind === "task") {
+      const segments: Segment[] = [{ text: `  ${STATUS_GLYPHS[row.status]} ${row.text}`, tone: row.status }]
+      if (row.blocker !== undefined) segments.push({ text: ` — ${row.blocker}`, tone: "muted" })
+      lines.push({ kind: "task", segments })
+    } else {
+      lines.push({
+        kind: "more",
+        segments: [{ text: row.of === "tasks" ? `    ${row.text}` : row.text, tone: "muted" }],
+      })
+    }
+  }
+  return lines.map((line) => ({ kind: line.kind, segments: clipSegments(line.segments, width) }))
+}
+
+/** The text of a sidebar line, segments joined. */
+export function lineText(line: SidebarLine): string {
+  return line.segments.map((s) => s.text).join("")
+}
+
+// Emoji drawn two columns wide by default, including those outside the ranges below ("✅", "⚡", "⏳").
+const EMOJI_PRESENTATION = /\p{Emoji_Presentation}/u
+
+/** Terminal columns of one code point: 2 for wide East Asian and emoji, 0 for combining marks. */
+export function charWidth(cp: number): number {
+  if (cp === 0 || (cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) || cp === 0xfe0f) return 0
+  if (cp >= 0x2000 && cp < 0x1f300 && EMOJI_PRESENTATION.test(String.fromCodePoint(cp))) return 2
+  if (
+    (cp >= 0x1100 && cp <= 0x115f) ||
+    (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
+    (cp >= 0xac00 && cp <= 0xd7a3) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0xfe30 && cp <= 0xfe4f) ||
+    (cp >= 0xff00 && cp <= 0xff60) ||
+    (cp >= 0xffe0 && cp <= 0xffe6) ||
+    (cp >= 0x1f300 && cp <= 0x1faff) ||
+    (cp >= 0x20000 && cp <= 0x3fffd)
+  )
+    return 2
+  return 1
+}
+
+export function displayWidth(text: string): number {
+  let width = 0
+  for (const ch of text) width += charWidth(ch.codePointAt(0)!)
+  return width
+}
+
+/** Cuts segments to `width` columns; a cut line ends in "…" (in the tone of the segment it falls in). */
+export function clipSegments(segments: readonly Segment[], width: number): Segment[] {
+  let total = 0
+  for (const s of segments) total += displayWidth(s.text)
+  if (total <= width) return segments.filter((s) => s.text !== "")
+  const room = width - 1
+  const out: Segment[] = []
+  let used = 0
+  for (const s of segments) {
+    let kept = ""
+    let full = true
+    for (const ch of s.text) {
+      const w = charWidth(ch.codePointAt(0)!)
+      if (used + w > room) {
+        full = false
+        break
+      }
+      kept += ch
+      used += w
+    }
+    if (full) {
+      if (kept !== "") out.push({ text: kept, tone: s.tone })
+      continue
+    }
+    out.push({ text: `${kept.trimEnd()}…`, tone: s.tone })
+    return out
+  }
+  return out
+}
+
+/** One line of text cut to `width` columns with "…"; control characters are shown as spaces. */
+export function fitText(text: string, width: number): string {
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ")
+  const max = Math.floor(width)
+  if (!(max >= 1)) return ""
+  return clipSegments([{ text: flat, tone: "text" }], max)
+    .map((s) => s.text)
+    .join("")
+}

@@ -1,6 +1,0 @@
-// The server entry (exports["./server"]): the host loads a module's default export, so this file
-// exports nothing else; the hooks live in server-hooks.ts.
-import { PLUGIN_ID } from "./core/words.ts"
-import { server } from "./server-hooks.ts"
-
-export default { id: PLUGIN_ID, server }

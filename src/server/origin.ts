@@ -1,0 +1,138 @@
+// Where a session with no record starts: asks the host for its messages, and for a fork the candidates for
+// its source and theirs, reads the source's record, and lets the core decide (core/rebuild.ts, core/fork.ts).
+// Runs the first time the server loads a session (and again if its record vanishes), within one time
+// budget: a host slow to answer leaves the list empty, as for any new session, and says so once in the log.
+// Never throws.
+
+import {
+  type Candidate,
+  copiedCount,
+  matchSource,
+  type Origin,
+  originOf,
+  pickCandidates,
+  type SourceMatch,
+  type SourceState,
+  sourceStateAt,
+  sourceTitle,
+} from "../core/history/fork.ts"
+import { type Transcript, transcriptList } from "../core/history/rebuild.ts"
+import { taskCount } from "../core/list/queries.ts"
+import type { Limits } from "../core/list/types.ts"
+import { neutralize, preview } from "../core/list/words.ts"
+import { historyOf, type Snapshot } from "../store/record.ts"
+import type { Store } from "../store/store.ts"
+import type { Client, Log } from "./output.ts"
+import { decodeListedSession, decodeTranscript } from "./transcript.ts"
+import { withinMs } from "./wait.ts"
+
+/** How long the whole lookup may take, every host request included. */
+export const ORIGIN_BUDGET_MS = 3000
+/** At most this many sessions with the source's title are read: a fork needs one, and each costs a request. */
+export const SOURCE_CANDIDATES_MAX = 5
+
+export type FindOrigin = (sessionID: string) => Promise<Origin | undefined>
+
+/** What the source's record says at the fork point (see core/fork.ts sourceStateAt); undefined when it cannot say. */
+export type SourceAt = (
+  snapshot: Snapshot,
+  source: Transcript,
+  fork: Transcript,
+  copied: number,
+) => SourceState | undefined
+
+const LATE = Symbol("late")
+
+export function originFinder(deps: {
+  client: Client
+  store: Store
+  limits: Limits
+  log: Log
+  sourceAt: SourceAt
+  budgetMs?: number
+}): FindOrigin {
+  const { client, store, limits, log, sourceAt } = deps
+  const budget = deps.budgetMs ?? ORIGIN_BUDGET_MS
+
+  return async (id) => {
+    const deadline = Date.now() + budget
+    /** What `work` gives, or LATE past the deadline; a failure reads as undefined. */
+    async function within<T>(work: () => Promise<T>): Promise<T | undefined | typeof LATE> {
+      const done = Promise.resolve()
+        .then(work)
+        .then((value) => ({ value }))
+        .catch(() => ({ value: undefined }))
+      const answer = await withinMs(done, Math.max(0, deadline - Date.now()))
+      return answer === undefined ? LATE : answer.value
+    }
+    /** The data of the host's answer, within the budget. */
+    const ask = <T>(request: () => Promise<{ data?: T } | undefined>) =>
+      within(async () => (await request())?.data)
+    const label = JSON.stringify(preview(id, 40))
+    const tooSlow = () => {
+      log(
+        "warn",
+        `The host did not answer within ${budget / 1000} s, so the todo list of session ${label} starts empty.`,
+      )
+      return undefined
+    }
+
+    const raw = await ask(() => client.session.messages({ path: { id } }) as never)
+    if (raw === LATE) return tooSlow()
+    const transcript = decodeTranscript(raw)
+    if (transcript.length === 0) return undefined
+    const history = transcriptList(transcript, limits)
+
+    let match: SourceMatch = { kind: "none" }
+    let source: SourceState | undefined
+    const infoRaw = await ask(() => client.session.get({ path: { id } }) as never)
+    if (infoRaw === LATE) return tooSlow()
+    const info = decodeListedSession(infoRaw)
+    const title = info ? sourceTitle(info.title) : undefined
+    const copied = info?.created === undefined ? 0 : copiedCount(transcript, info.created)
+    if (title !== undefined && copied > 0) {
+      // The host's session search narrows by title; the core picks from what it lists.
+      const listed = await ask(
+        () => client.session.list({ query: { search: title, roots: true, limit: 100 } } as never) as never,
+      )
+      if (listed === LATE) return tooSlow()
+      const sessions = (Array.isArray(listed) ? listed : []).flatMap((raw) => decodeListedSession(raw) ?? [])
+      const firstCopied = transcript[0]!.created!
+      const fork = { id, title, created: info!.created!, firstCopied }
+      const ids = pickCandidates(sessions, fork, SOURCE_CANDIDATES_MAX)
+      const candidates: Candidate[] = []
+      for (const candidate of ids) {
+        const messages = await ask(() => client.session.messages({ path: { id: candidate } }) as never)
+        if (messages === LATE) return tooSlow()
+        candidates.push({ id: candidate, messages: decodeTranscript(messages) as Transcript })
+      }
+      match = matchSource(transcript, copied, candidates)
+      const sourceID = match.kind === "found" ? match.sourceID : undefined
+      const found = candidates.find((c) => c.id === sourceID)
+      const record = found ? await within(() => store.read(found.id)) : undefined
+      if (record === LATE) return tooSlow()
+      if (found && record) source = sourceAt(record, found.messages, transcript, copied)
+    }
+
+    const origin = originOf(history, match, source)
+    if (origin === undefined) return undefined
+    const tasks = taskCount(origin.list)
+    const from =
+      origin.from === "source" && match.kind === "found"
+        ? `from session ${JSON.stringify(preview(match.sourceID, 40))}, the session it was forked from, as it was at the fork point`
+        : history.kind === "found"
+          ? "from the last todo list its conversation shows"
+          : "empty, as no todo list its conversation shows can be read"
+    // The notes quote texts from the transcript: data from outside, escaped for the log.
+    const notes = origin.notes.length > 0 ? ` (${neutralize(origin.notes.join("; "))})` : ""
+    log(
+      origin.notes.length > 0 ? "warn" : "info",
+      `The todo list of session ${label} was started ${from}${tasks === 0 ? "" : `: ${tasks} ${tasks === 1 ? "task" : "tasks"}`}${notes}.`,
+    )
+    return origin
+  }
+}
+
+/** The source's list at the fork point, from the anchored history its record keeps. */
+export const sourceAtFork: SourceAt = (snapshot, source, fork, copied) =>
+  sourceStateAt(historyOf(snapshot), source, fork, copied)

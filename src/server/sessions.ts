@@ -1,0 +1,308 @@
+// The sessions this server tracks: per session, the core's state and the list as last read from the
+// store. Owns the three ways host facts reach the core besides hooks (the stored list, another process's
+// writes, the session's parent) and performs the actions the core returns that need no hook output.
+
+import { type Config, limitsOf } from "../core/config.ts"
+import { commit, revert, type Stepped, settleEdit, unrevert } from "../core/history/history.ts"
+import { type EditAnchor, editAnchor, type RewindAction } from "../core/history/rewind.ts"
+import { isRecord } from "../core/list/result.ts"
+import type { TodoList } from "../core/list/types.ts"
+import type { Access } from "../core/session/permission.ts"
+import {
+  type HostEvent,
+  initialSession,
+  parentUnknown,
+  type Session,
+  type SessionAction,
+  stepSession,
+  todoAccess,
+  todoRefusal,
+} from "../core/session/session.ts"
+import { droppedToast, spokenToasts } from "../core/session/toasts.ts"
+import { type EditNote, isEditNote } from "../shared/user-edits.ts"
+import type { Snapshot } from "../store/record.ts"
+import { historyOf } from "../store/record.ts"
+import type { Store } from "../store/store.ts"
+import type { AgentRulesSource } from "./agent-rules.ts"
+import { decodeSessionInfo } from "./host-events.ts"
+import type { FindOrigin } from "./origin.ts"
+import { type Client, type Log, showToast } from "./output.ts"
+import { withinMs } from "./wait.ts"
+
+// How long the one lookup of a session's parent may hold up a hook; a host that has not answered by then
+// leaves the session counted as a top-level one (events normally carry the parent, so this is rare).
+const PARENT_WAIT_MS = 2_000
+// How long a user edit waits for the host to name the newest message, when no event named it yet.
+const NEWEST_WAIT_MS = 1_000
+
+/**
+ * What the server keeps per session: the core's session state, and the list in effect as last read from the
+ * store (while the session is reverted, the list before the revert point).
+ */
+export interface Tracked {
+  readonly id: string
+  state: Session
+  list: TodoList
+  /** The store's change marker when `list` was read; a different stamp means another process wrote. */
+  stamp: string | undefined
+  loaded: Promise<void> | undefined
+  /** The last job queued by `inOrder`. */
+  queue: Promise<void>
+}
+
+export interface Sessions {
+  /** The tracked session, started when unknown. */
+  get(id: string): Tracked
+  /** The tracked session, or undefined: for events about sessions this server never started. */
+  find(id: string): Tracked | undefined
+  /**
+   * Runs `job` once every job queued before it for this session has finished. The host hands events and
+   * hooks to the plugin without waiting for the one before, and an undo is only followed right in the
+   * order the host sent it (removals, the cleared revert, then the prompt that made them).
+   */
+  inOrder(s: Tracked, job: () => Promise<void>): Promise<void>
+  /** Steps the core; reminders and forgetting are performed here, the other actions are returned. */
+  step(s: Tracked, event: HostEvent): Promise<readonly SessionAction[]>
+  /** Picks up the stored list and another process's changes (and the user-edit notes they left). */
+  syncFromStore(s: Tracked): Promise<void>
+  /** Asks the host for the session's parent once, when no event said whether it has one. */
+  resolveParent(s: Tracked): Promise<void>
+  /**
+   * Where a user edit made now belongs in the conversation: the revert point while reverted, else after the
+   * newest message (asked of the host when this process has seen none). Undefined when the host cannot say.
+   */
+  editAnchor(s: Tracked): Promise<EditAnchor | undefined>
+  /**
+   * Whether the system prompt may point this session's agent at `todo`. A subagent's calls are refused;
+   * an agent whose rules deny or ask for todo is never pushed.
+   */
+  todoCallable(s: Tracked): boolean
+}
+
+export function trackSessions(deps: {
+  client: Client
+  store: Store
+  config: Config
+  agents: AgentRulesSource
+  log: Log
+  /** Where a session with no record starts (server-origin.ts); without it, empty. */
+  findOrigin?: FindOrigin
+}): Sessions {
+  const { client, store, config, agents, log, findOrigin } = deps
+  const limits = limitsOf(config)
+  const sessions = new Map<string, Tracked>()
+
+  function get(id: string): Tracked {
+    let s = sessions.get(id)
+    if (!s) {
+      s = {
+        id,
+        state: initialSession(),
+        list: [],
+        stamp: undefined,
+        loaded: undefined,
+        queue: Promise.resolve(),
+      }
+      sessions.set(id, s)
+    }
+    return s
+  }
+
+  async function step(s: Tracked, event: HostEvent): Promise<readonly SessionAction[]> {
+    const result = stepSession(s.state, event, s.list, config, agents.current())
+    s.state = result.session
+    for (const toast of spokenToasts(result.actions, s.list, config)) showToast(client, toast)
+    for (const action of result.actions) {
+      if (action.type === "forget") sessions.delete(s.id)
+      // Not waited for: the reminder's own prompt runs this session's hooks, which wait for this job.
+      else if (action.type === "remind")
+        void remind(s.id, action).catch((error: unknown) =>
+          log("error", `reminder failed: ${error instanceof Error ? error.message : String(error)}`),
+        )
+      else if (action.type === "history") await follow(s, action.change)
+    }
+    return result.actions
+  }
+
+  /**
+   * Follows the host's undo, redo or commit (or a command's message) on the stored history; the list in
+   * effect changes at once.
+   */
+  async function follow(s: Tracked, change: RewindAction): Promise<void> {
+    let stepped: Stepped | undefined
+    let notes: EditNote[] = []
+    const snapshot = await store.update(s.id, (current) => {
+      const history = historyOf(current)
+      stepped =
+        change.type === "revert"
+          ? revert(history, change.point, limits)
+          : change.type === "unrevert"
+            ? unrevert(history, limits)
+            : change.type === "settle"
+              ? settleEdit(history, change.message, change.made)
+              : commit(history, change.point, limits)
+      if (stepped.history === history) return undefined
+      // Edits made while reverted were made again: their notes go to the core first, which may replace them.
+      notes = stepped.remadeOn === undefined ? [] : current.edits.filter(isEditNote)
+      const edits = stepped.remadeOn === undefined ? current.edits : []
+      return { ...current, list: stepped.list, history: stepped.history, edits }
+    })
+    s.list = snapshot.list
+    if (stepped?.warning) log("warn", stepped.warning)
+    const toast = droppedToast(stepped?.dropped ?? [])
+    if (toast) showToast(client, toast)
+    for (const note of notes) await step(s, editedEvent(note))
+    // What a redo or commit means for the notices is the core's to say (it brought back, or made again).
+    if (change.type === "unrevert" || change.type === "commit")
+      await step(s, {
+        type: "edits.remade",
+        change: change.type,
+        before: stepped?.remadeOn ?? snapshot.list,
+        after: snapshot.list,
+        dropped: stepped?.dropped.length ?? 0,
+      })
+  }
+
+  async function remind(id: string, action: Extract<SessionAction, { type: "remind" }>) {
+    const user = action.user ?? {}
+    const body = { parts: [{ type: "text", text: action.text, synthetic: true }], ...user }
+    await client.session.promptAsync({ path: { id }, body: body as never })
+  }
+
+  /** Takes the pending user-edit notes out of the record (under its lock), with the list they go with. */
+  async function takeNotes(id: string) {
+    let notes: EditNote[] = []
+    const snapshot = await store.update(id, (current) => {
+      notes = current.edits.filter(isEditNote)
+      return current.edits.length > 0 ? { ...current, edits: [] } : undefined
+    })
+    return { snapshot, notes }
+  }
+
+  /** Reads the stored list once per session and tells the core it was loaded (a resume, when it was stored earlier). */
+  function ensureLoaded(s: Tracked): Promise<void> {
+    s.loaded ??= (async () => {
+      // The stamp is taken before the read: a write in between makes the next stamp differ, so it is read then.
+      const stamp = await store.stamp(s.id)
+      let snapshot = await store.read(s.id)
+      // Notes the TUI queued and no server delivered are handed to the core with the list: a resume notice
+      // spends them, so they cannot come back after the next todo update.
+      let notes: EditNote[] = []
+      if (snapshot.edits.length > 0) ({ snapshot, notes } = await takeNotes(s.id))
+      let carried: { shown: TodoList | null } | undefined
+      const find = originOf(s)
+      if (snapshot.revision === 0 && snapshot.persisted && find)
+        ({ snapshot, carried } = await startFromOrigin(s.id, find, snapshot))
+      s.list = snapshot.list
+      s.stamp = stamp
+      await step(s, { type: "list.loaded", edits: notes, ...(carried ? { carried } : {}) })
+    })()
+    return s.loaded
+  }
+
+  /** Where a session with no record starts from, if anywhere: a subagent's list is its own. */
+  function originOf(s: Tracked): FindOrigin | undefined {
+    return s.state.facts.subagent === true ? undefined : findOrigin
+  }
+
+  /**
+   * A session never written here (a fork, an import) starts from its origin, written only while its record is
+   * still unwritten: a list another process stored meanwhile wins.
+   */
+  async function startFromOrigin(id: string, find: FindOrigin, empty: Snapshot) {
+    const origin = await find(id)
+    if (origin === undefined) return { snapshot: empty, carried: undefined }
+    let started = false
+    const snapshot = await store.update(id, (current) => {
+      started = current.revision === 0
+      return started ? { ...current, list: origin.list, history: origin.history } : undefined
+    })
+    return { snapshot, carried: started && !snapshot.busy ? { shown: origin.shown } : undefined }
+  }
+
+  /** One stat per call, a read only when the stamp moved. */
+  async function syncFromStore(s: Tracked): Promise<void> {
+    await ensureLoaded(s)
+    const stamp = await store.stamp(s.id)
+    if (stamp === s.stamp) return
+    // Only pending notes need the lock (to clear them); a plain change of the list is read without it.
+    let read = await store.read(s.id)
+    // A record read here before and gone now, that the store could not save again from what it last read
+    // (it keeps a bounded number of sessions), is rebuilt from the conversation, as for a session met with no
+    // record.
+    const find = originOf(s)
+    if (s.stamp !== undefined && read.revision === 0 && read.persisted && find)
+      ({ snapshot: read } = await startFromOrigin(s.id, find, read))
+    const { snapshot, notes } =
+      read.edits.length === 0 ? { snapshot: read, notes: [] } : await takeNotes(s.id)
+    s.list = snapshot.list
+    // Busy: the notes stay stored and the stamp old, so the next hook delivers them.
+    if (snapshot.busy) return
+    // Not a fresh stat: a write landing after the read would carry that stat's stamp and be missed.
+    s.stamp = stamp
+    for (const note of notes) await step(s, editedEvent(note))
+  }
+
+  function editedEvent(note: EditNote): HostEvent {
+    return {
+      type: "list.edited",
+      lines: note.lines,
+      removed: note.removed,
+      ...(note.removedPhases ? { removedPhases: note.removedPhases } : {}),
+    }
+  }
+
+  /** The lookup also says whether the session is reverted: a process started after the undo learns it here. */
+  async function resolveParent(s: Tracked): Promise<void> {
+    if (!parentUnknown(s.state.facts)) return
+    let data: Record<string, unknown> | undefined
+    try {
+      const info = await withinMs(Promise.resolve(client.session.get({ path: { id: s.id } })), PARENT_WAIT_MS)
+      data = isRecord(info?.data) ? info.data : undefined
+    } catch {
+      data = undefined
+    }
+    const parentID = typeof data?.parentID === "string" && data.parentID !== "" ? data.parentID : undefined
+    await step(s, parentID === undefined ? { type: "parent.found" } : { type: "parent.found", parentID })
+    if (data !== undefined && data.id === s.id) await step(s, decodeSessionInfo(data))
+  }
+
+  async function anchorOf(s: Tracked): Promise<EditAnchor | undefined> {
+    const known = editAnchor(s.state.facts.rewind)
+    if (known !== undefined) return known
+    try {
+      const answer = await withinMs(
+        Promise.resolve(client.session.messages({ path: { id: s.id }, query: { limit: 1 } })),
+        NEWEST_WAIT_MS,
+      )
+      const last = Array.isArray(answer?.data) ? answer.data.at(-1) : undefined
+      const id = isRecord(last) && isRecord(last.info) ? last.info.id : undefined
+      if (typeof id === "string" && id !== "") await step(s, { type: "message.seen", messageID: id })
+    } catch {
+      // No answer: the edit is anchored at the newest recorded change.
+    }
+    return editAnchor(s.state.facts.rewind)
+  }
+
+  /** Whether the agent of the session's turn under way may call todo, by the core's rule over the host's rules. */
+  function todoAccessOf(id: string): Access {
+    return todoAccess((sessions.get(id)?.state ?? initialSession()).facts, agents.current())
+  }
+
+  function inOrder(s: Tracked, job: () => Promise<void>): Promise<void> {
+    const run = s.queue.then(job)
+    s.queue = run.catch(() => undefined)
+    return run
+  }
+
+  return {
+    get,
+    find: (id) => sessions.get(id),
+    inOrder,
+    step,
+    syncFromStore,
+    resolveParent,
+    editAnchor: anchorOf,
+    todoCallable: (s) => todoRefusal(s.state.facts) === undefined && todoAccessOf(s.id) === "allow",
+  }
+}

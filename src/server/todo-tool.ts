@@ -1,0 +1,148 @@
+// The `todo` tool the agent calls: its argument schema and its execution against the session's stored list.
+// The core executes and formats; this module takes the lock, reports the call to the session and answers.
+
+import type { ToolDefinition } from "@opencode-ai/plugin"
+import { z } from "zod"
+import { type Config, limitsOf } from "../core/config.ts"
+import { recordCall } from "../core/history/history.ts"
+import { todoPartOf } from "../core/history/rewind.ts"
+import { type ExecuteResult, execute } from "../core/list/execute.ts"
+import { isRecord } from "../core/list/result.ts"
+import { OP_NAMES, type OpName, type TodoList } from "../core/list/types.ts"
+import { TODO_TOOL } from "../core/list/words.ts"
+import { formatOutcome } from "../core/model/format.ts"
+import { ARG_DESCRIPTIONS, TOOL_DESCRIPTION } from "../core/model/prompts.ts"
+import { todoRefusal } from "../core/session/session.ts"
+import { listToasts } from "../core/session/toasts.ts"
+import { CARRIED_LIST_VERSION } from "../core/view/tui-protocol.ts"
+import { historyOf } from "../store/record.ts"
+import { LIST_BUSY, type Store } from "../store/store.ts"
+import { type Client, type Log, showToast } from "./output.ts"
+import type { Sessions } from "./sessions.ts"
+import { withinMs } from "./wait.ts"
+
+/** How long a call waits for the host to say which part holds it, when no event said so. */
+const PART_LOOKUP_MS = 1000
+
+/**
+ * The tool part that holds call `callID` of message `messageID`, from the host (the runtime context carries
+ * the call id but not the part id); undefined when the host does not answer in time.
+ */
+async function lookupPart(client: Client, sessionID: string, messageID: string, callID: string) {
+  try {
+    const answer = await withinMs(
+      Promise.resolve(client.session.message({ path: { id: sessionID, messageID } })),
+      PART_LOOKUP_MS,
+    )
+    const data: unknown = answer?.data
+    const parts: unknown[] = isRecord(data) && Array.isArray(data.parts) ? data.parts : []
+    const part = parts.find((p) => isRecord(p) && p.callID === callID && typeof p.id === "string")
+    return isRecord(part) ? (part.id as string) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const itemsField = z.array(z.string())
+const phaseSpec = z.object({ phase: z.string(), items: itemsField })
+
+/**
+ * The tool's argument schema, as lean as the model can still use it: it rides on every request.
+ * Every field is optional so that a call without `op` reaches the core, which infers the op or
+ * explains the accepted shapes; the host does not validate arguments and the core checks them all,
+ * so `ops` entries are left open (the tool description names their fields) and fields the
+ * description explains carry no description of their own.
+ */
+export const toolArgs = {
+  op: z.enum(OP_NAMES as [OpName, ...OpName[]]).optional(),
+  task: z.string().optional(),
+  phase: z.string().optional(),
+  reason: z.string().optional().describe(ARG_DESCRIPTIONS.reason),
+  items: itemsField.optional(),
+  list: z.array(phaseSpec).optional().describe(ARG_DESCRIPTIONS.list),
+  ops: z.array(z.unknown()).optional().describe(ARG_DESCRIPTIONS.ops),
+}
+
+export function todoTool(deps: {
+  client: Client
+  store: Store
+  config: Config
+  sessions: Sessions
+  log: Log
+}): ToolDefinition {
+  const { client, store, config, sessions, log } = deps
+  const limits = limitsOf(config)
+  return {
+    description: TOOL_DESCRIPTION,
+    args: toolArgs,
+    async execute(args, ctx) {
+      const s = sessions.get(ctx.sessionID)
+      await sessions.resolveParent(s)
+      const refusal = todoRefusal(s.state.facts)
+      if (refusal !== undefined) return refusal
+      // The host asks for plugin tools only when they ask: with `todo: "ask"` the user approves the call
+      // first. A refusal throws the host's own error, which ends the turn as for any tool.
+      if (typeof ctx.ask === "function")
+        await ctx.ask({ permission: TODO_TOOL, patterns: ["*"], always: ["*"], metadata: {} })
+      await sessions.syncFromStore(s)
+      // Where the call is in the conversation, so that an undo of its turn (or of its part) takes it back.
+      // The 1.18 typings omit callID, which the runtime context carries.
+      const callID = (ctx as { callID?: unknown }).callID
+      const call =
+        typeof callID === "string" && typeof ctx.messageID === "string"
+          ? {
+              message: ctx.messageID,
+              callID,
+              part:
+                todoPartOf(s.state.facts.rewind, callID)?.partID ??
+                (await lookupPart(client, s.id, ctx.messageID, callID)),
+            }
+          : undefined
+      let before: TodoList = s.list
+      let result: ExecuteResult | undefined
+      let changed = false
+      let warning: string | undefined
+      const snapshot = await store.update(s.id, (current) => {
+        before = current.list
+        result = execute(current.list, args, limits)
+        changed = result.ok && result.list !== current.list
+        if (!changed || !result.ok) return undefined
+        const recorded = recordCall(
+          historyOf(current),
+          call ?? { message: "", callID: "" },
+          result.list,
+          limits,
+        )
+        warning = recorded.warning
+        return { ...current, list: recorded.list, history: recorded.history }
+      })
+      if (warning) log("warn", warning)
+      // s.stamp stays the one syncFromStore took before this read; our own write moves the
+      // stamp, so the next hook reads the record once more instead of missing another writer.
+      s.list = snapshot.list
+      if (snapshot.busy) {
+        await sessions.step(s, { type: "todo.finished", ok: false, ops: [] })
+        return {
+          title: "todo: busy",
+          output: `Error: ${LIST_BUSY}`,
+          metadata: { ok: false, list: s.list, version: CARRIED_LIST_VERSION },
+        } as never
+      }
+      for (const toast of listToasts(before, s.list, config)) showToast(client, toast)
+      const outcome = result ?? execute(s.list, args, limits)
+      // The ops as the core parsed them: a call without "op" has its op inferred from its shape.
+      await sessions.step(s, {
+        type: "todo.finished",
+        ok: outcome.ok,
+        ops: outcome.ok ? outcome.ops.map((op) => op.op) : [],
+      })
+      const output = formatOutcome(before, outcome)
+      return {
+        title: outcome.ok ? output.split("\n")[0]!.slice(0, 80) : "todo: error",
+        output,
+        // The stale rule (core/stale.ts) reads `ok` (a success supersedes earlier results) and `changed` (an update).
+        metadata: { ok: outcome.ok, changed, list: s.list, version: CARRIED_LIST_VERSION },
+      } as never
+    },
+  }
+}

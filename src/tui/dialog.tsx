@@ -1,0 +1,296 @@
+// The /todo dialog: the main menu (list actions, then the tasks by phase), a task's actions, Append,
+// Copy, Export and Import. What each screen shows and says comes from src/core/view/dialog.ts; this
+// file puts it on screen and carries the choice out.
+
+import { importMarkdown } from "../core/list/import.ts"
+import { renderMarkdown } from "../core/list/markdown.ts"
+import { appendPhase, findTask } from "../core/list/queries.ts"
+import { preview } from "../core/list/words.ts"
+import {
+  actionOp,
+  blockPrompt,
+  CANCELLED,
+  copyConfirmation,
+  importDecision,
+  MARKDOWN_VIEW_TITLE,
+  type MainChoice,
+  type MenuItem,
+  mainOptions,
+  mainTitle,
+  overwriteConfirmation,
+  REPLACE_HEADLINES,
+  removeConfirmation,
+  type TaskAction,
+  taskActions,
+} from "../core/view/dialog.ts"
+import { exportList, readImport } from "../shared/user-edits.ts"
+import { editInEditor } from "./editor.tsx"
+import { applyMarkdown, applyOps, closeDialog, message, safely } from "./edits.ts"
+import { routeSession, type Shell } from "./list-source.ts"
+
+export function openDialog(shell: Shell): void {
+  openMain(shell).catch((error) => shell.toast("error", message(error)))
+}
+
+async function openMain(shell: Shell): Promise<void> {
+  const { api, source } = shell
+  const session = routeSession(shell.api)
+  if (!session) return shell.toast("info", "Open a session first: each session has its own todo list.")
+  const list = await source.read(session)
+  source.refresh(session, list)
+  api.ui.dialog.replace(() => (
+    <api.ui.DialogSelect<MainChoice>
+      title={mainTitle(list)}
+      placeholder={list.length > 0 ? "Type to find a task" : "The list is empty"}
+      options={mainOptions(list)}
+      onSelect={(option) => {
+        const choice = option.value
+        if (choice.kind === "task") safely(shell, openTask(shell, session, choice.text))
+        else safely(shell, runMenu(shell, session, choice.item))
+      }}
+    />
+  ))
+}
+
+function runMenu(shell: Shell, session: string, item: MenuItem): Promise<void> | void {
+  switch (item) {
+    case "append":
+      return openAppend(shell, session)
+    case "edit":
+      return editInEditor(shell, session)
+    case "copy":
+      return copyList(shell, session)
+    case "export":
+      return exportToFile(shell, session)
+    case "import":
+      return importFromFile(shell, session)
+  }
+}
+
+async function openTask(shell: Shell, session: string, text: string): Promise<void> {
+  const { api } = shell
+  const found = findTask(await shell.source.read(session), text)
+  if (!found) {
+    shell.toast("warning", `"${preview(text)}" is no longer in the list.`)
+    return openMain(shell)
+  }
+  const { status, blocker } = found.task
+  api.ui.dialog.replace(() => (
+    <api.ui.DialogSelect<TaskAction>
+      title={preview(text, 48)}
+      placeholder="Choose an action"
+      options={taskActions(status).map((entry) => ({ title: entry.title, value: entry.action }))}
+      onSelect={(option) => safely(shell, runTaskAction(shell, session, text, option.value, blocker))}
+    />
+  ))
+}
+
+async function runTaskAction(
+  shell: Shell,
+  session: string,
+  text: string,
+  action: TaskAction,
+  blocker: string | undefined,
+): Promise<void> {
+  const { api } = shell
+  if (action === "block") {
+    api.ui.dialog.replace(() => (
+      <api.ui.DialogPrompt
+        title={blockPrompt(text)}
+        placeholder="Reason (optional)"
+        value={blocker ?? ""}
+        onConfirm={(reason) => safely(shell, applyOps(shell, session, [actionOp("block", text, reason)]))}
+        onCancel={() => closeDialog(shell)}
+      />
+    ))
+    return
+  }
+  if (action === "rm") {
+    const confirm = removeConfirmation(text)
+    api.ui.dialog.replace(() => (
+      <api.ui.DialogConfirm
+        title={confirm.title}
+        message={confirm.message}
+        onConfirm={() => safely(shell, applyOps(shell, session, [actionOp("rm", text)]))}
+        onCancel={() => closeDialog(shell)}
+      />
+    ))
+    return
+  }
+  await applyOps(shell, session, [actionOp(action, text)])
+}
+
+function openAppend(shell: Shell, session: string): void {
+  const { api } = shell
+  api.ui.dialog.replace(() => (
+    <api.ui.DialogPrompt
+      title="Append a task"
+      placeholder="What needs doing?"
+      onConfirm={(value) => {
+        const text = value.trim()
+        if (text) return safely(shell, choosePhase(shell, session, text))
+        closeDialog(shell)
+        shell.toast("warning", "No task text given; nothing was added.")
+      }}
+      onCancel={() => closeDialog(shell)}
+    />
+  ))
+}
+
+type PhaseChoice = { readonly kind: "phase"; readonly name: string } | { readonly kind: "new" }
+
+async function choosePhase(shell: Shell, session: string, text: string): Promise<void> {
+  const { api } = shell
+  const list = await shell.source.read(session)
+  const current = appendPhase(list)
+  if (list.length === 0) return promptPhase(shell, session, text, current)
+  const options: { title: string; value: PhaseChoice }[] = [
+    ...list.map((phase) => ({
+      title: preview(phase.name, 48),
+      value: { kind: "phase", name: phase.name } as const,
+    })),
+    { title: "New phase…", value: { kind: "new" } },
+  ]
+  api.ui.dialog.replace(() => (
+    <api.ui.DialogSelect<PhaseChoice>
+      title={`Phase for "${preview(text, 30)}"`}
+      options={options}
+      current={options.find((o) => o.value.kind === "phase" && o.value.name === current)?.value}
+      onSelect={(option) => {
+        const choice = option.value
+        if (choice.kind === "new") promptPhase(shell, session, text, "")
+        else safely(shell, appendTask(shell, session, choice.name, text))
+      }}
+    />
+  ))
+}
+
+function promptPhase(shell: Shell, session: string, text: string, suggested: string): void {
+  const { api } = shell
+  api.ui.dialog.replace(() => (
+    <api.ui.DialogPrompt
+      title="New phase name"
+      placeholder="e.g. Tests"
+      value={suggested}
+      onConfirm={(value) => {
+        const phase = value.trim()
+        if (phase) return safely(shell, appendTask(shell, session, phase, text))
+        closeDialog(shell)
+        shell.toast("warning", "No phase name given; nothing was added.")
+      }}
+      onCancel={() => closeDialog(shell)}
+    />
+  ))
+}
+
+function appendTask(shell: Shell, session: string, phase: string, text: string): Promise<void> {
+  return applyOps(shell, session, [{ op: "append", phase, items: [text] }])
+}
+
+function showMarkdown(shell: Shell, markdown: string): void {
+  const { api } = shell
+  api.ui.dialog.replace(() => (
+    <api.ui.DialogAlert title={MARKDOWN_VIEW_TITLE} message={markdown} onConfirm={() => closeDialog(shell)} />
+  ))
+}
+
+export async function copyList(shell: Shell, session: string): Promise<void> {
+  const { api } = shell
+  closeDialog(shell)
+  const list = await shell.source.read(session)
+  if (list.length === 0) return shell.toast("info", "The list is empty; nothing to copy.")
+  const markdown = renderMarkdown(list)
+  const renderer = api.renderer as { copyToClipboardOSC52?: (text: string) => boolean }
+  let sent = false
+  try {
+    sent = typeof renderer.copyToClipboardOSC52 === "function" && renderer.copyToClipboardOSC52(markdown)
+  } catch {
+    sent = false
+  }
+  if (!sent) return showMarkdown(shell, markdown)
+  const confirm = copyConfirmation(list)
+  api.ui.dialog.replace(() => (
+    <api.ui.DialogConfirm
+      title={confirm.title}
+      message={confirm.message}
+      // The confirm dialog clears the dialog stack after this returns: show the view after that.
+      onConfirm={() => setTimeout(() => showMarkdown(shell, markdown), 0)}
+      onCancel={() => closeDialog(shell)}
+    />
+  ))
+}
+
+/** Writes TODO.md (or `path`), asking before it overwrites a file that is not ours unless `force`. */
+export async function exportToFile(
+  shell: Shell,
+  session: string,
+  path?: string,
+  force = false,
+): Promise<void> {
+  const { api, toast } = shell
+  closeDialog(shell)
+  if (!shell.source.storeShared())
+    return toast(
+      "error",
+      "This TUI is attached to a server on another machine; use /todo export, which writes TODO.md on the server.",
+    )
+  const list = await shell.source.read(session)
+  if (list.length === 0) return toast("info", "The list is empty; nothing to export.")
+  const write = async (force: boolean): Promise<void> => {
+    const out = await exportList(list, shell.directory(), path, force)
+    if (out.ok) return toast("success", `Wrote ${out.value.tasks} tasks to ${out.value.path}.`)
+    if (!out.needsConfirm) return toast("error", out.error)
+    const confirm = overwriteConfirmation(out.path)
+    api.ui.dialog.replace(() => (
+      <api.ui.DialogConfirm
+        title={confirm.title}
+        message={confirm.message}
+        onConfirm={() => {
+          closeDialog(shell)
+          safely(shell, write(true))
+        }}
+        onCancel={() => {
+          closeDialog(shell)
+          toast("info", CANCELLED.export)
+        }}
+      />
+    ))
+  }
+  await write(force)
+}
+
+/**
+ * Replaces the list from TODO.md (or `path`), asking first when that drops or rewrites work; `force`
+ * (a typed `--force`) lets a file with no tasks through to that question, as for /todo import.
+ */
+export async function importFromFile(
+  shell: Shell,
+  session: string,
+  path?: string,
+  force = false,
+): Promise<void> {
+  const { api, toast } = shell
+  closeDialog(shell)
+  const problem = shell.source.editProblem()
+  if (problem) return toast("error", problem)
+  const file = await readImport(shell.directory(), path)
+  if (!file.ok) return toast("error", file.error)
+  const { text } = file.value
+  const read = file.value.path
+  const incoming = importMarkdown(text, shell.limits, { force })
+  const decision = importDecision(await shell.source.read(session), incoming, read)
+  const headline = REPLACE_HEADLINES.import(read)
+  if (decision.kind === "apply") return applyMarkdown(shell, session, text, headline)
+  if (decision.kind !== "confirm") return toast(decision.toast.variant, decision.toast.message)
+  api.ui.dialog.replace(() => (
+    <api.ui.DialogConfirm
+      title={decision.confirm.title}
+      message={decision.confirm.message}
+      onConfirm={() => safely(shell, applyMarkdown(shell, session, text, headline))}
+      onCancel={() => {
+        closeDialog(shell)
+        toast("info", CANCELLED.import)
+      }}
+    />
+  ))
+}

@@ -1,0 +1,85 @@
+// How the TUI changes a list and reports it: one locked change through src/shared/user-edits.ts on the shared
+// store, placed in the conversation where the host stands (after the newest message, or at the revert
+// point while the session is undone), the views refreshed at once, a check that the change reached the
+// store, and the toast the core words (src/core/view/dialog.ts). Also the two guards every dialog step
+// runs under.
+
+import type { Op } from "../core/list/types.ts"
+import { changeToast } from "../core/view/dialog.ts"
+import { type EditOutcome, replaceFromMarkdown, runUserOps } from "../shared/user-edits.ts"
+import type { Shell } from "./list-source.ts"
+
+export function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+export function closeDialog(shell: Shell): void {
+  try {
+    shell.api.ui.dialog.clear()
+  } catch {
+    // Already closed.
+  }
+}
+
+/** Runs a dialog step started from a callback; whatever it throws becomes an error toast. */
+export function safely(shell: Shell, step: Promise<void> | void): void {
+  Promise.resolve(step).catch((error) => {
+    closeDialog(shell)
+    shell.toast("error", message(error))
+  })
+}
+
+async function report(shell: Shell, session: string, outcome: EditOutcome, headline?: string): Promise<void> {
+  shell.source.refresh(session, outcome.list)
+  if (!outcome.ok) return shell.toast("error", outcome.error)
+  const snapshot = await shell.store.read(session)
+  if (!snapshot.persisted)
+    return shell.toast(
+      "error",
+      "The change could not be saved to the todo storage, so it exists only in this TUI and the agent will not see it.",
+    )
+  const text = changeToast({ lines: outcome.diff.lines, list: outcome.list, headline })
+  shell.toast(text.variant, text.message)
+}
+
+async function change(
+  shell: Shell,
+  session: string,
+  run: () => Promise<EditOutcome>,
+  headline?: string,
+): Promise<void> {
+  closeDialog(shell)
+  const problem = shell.source.editProblem()
+  if (problem) return shell.toast("error", problem)
+  try {
+    await report(shell, session, await run(), headline)
+  } catch (error) {
+    shell.toast("error", `The change failed: ${message(error)}`)
+  }
+}
+
+/** Runs ops the user chose; the toast lists what changed (no headline: the diff says it). */
+export function applyOps(shell: Shell, session: string, ops: readonly Op[]): Promise<void> {
+  const at = shell.source.anchorOf(session)
+  return change(shell, session, () => runUserOps(shell.store, session, ops, shell.limits, "record", at))
+}
+
+/**
+ * Replaces the list from Markdown (an editor save, an import); the toast leads with `headline`. Called
+ * only once the core's saveDecision or importDecision said to apply, having asked the user wherever the
+ * list had something to lose, so a file with no tasks is taken as it is (`force`).
+ */
+export function applyMarkdown(
+  shell: Shell,
+  session: string,
+  markdown: string,
+  headline: string,
+): Promise<void> {
+  const at = shell.source.anchorOf(session)
+  return change(
+    shell,
+    session,
+    () => replaceFromMarkdown(shell.store, session, markdown, shell.limits, "record", { force: true }, at),
+    headline,
+  )
+}

@@ -1,0 +1,434 @@
+// The server hooks under the host's /undo and /redo, driven in the order the 1.18 host sends its events: the
+// list the server uses (the todo tool, /todo, the texts it sends the model) follows each revert at once, a redo
+// brings the newest list back, and the next prompt commits the undo for good.
+import { afterEach, describe, expect, it } from "vitest"
+import { listAt } from "../../src/core/history/history.ts"
+import { DEFAULT_LIMITS } from "../../src/core/list/types.ts"
+import { runUserOps } from "../../src/shared/user-edits.ts"
+import { historyOf } from "../../src/store/record.ts"
+import { ALLOW_ALL, type FakeHost, startHost } from "../fixtures/host.ts"
+
+const hosts: FakeHost[] = []
+afterEach(() => {
+  for (const h of hosts.splice(0)) h.cleanup()
+})
+
+const MODEL = { providerID: "mock", modelID: "m" }
+const S = "ses_undo"
+const PLAN = { list: [{ phase: "Build", items: ["Write parser", "Test parser", "Ship it"] }] }
+
+/** One session, message ids ascending as the host mints them. */
+class Conversation {
+  private seq = 0
+  /** The id of the latest prompt. */
+  lastUser = ""
+  constructor(readonly h: FakeHost) {}
+  id(prefix: string): string {
+    return `${prefix}_${String(++this.seq).padStart(4, "0")}`
+  }
+  /** A prompt the host commits a pending undo before; returns the text the plugin attached. */
+  async prompt(text: string): Promise<string> {
+    const message = { id: this.id("msg"), sessionID: S, role: "user", agent: "build", model: MODEL }
+    this.lastUser = message.id
+    const parts = [{ id: this.id("prt"), sessionID: S, messageID: message.id, type: "text", text }]
+    await this.h.hooks["chat.message"]!({ sessionID: S, agent: "build", model: MODEL }, {
+      message,
+      parts,
+    } as never)
+    return parts
+      .slice(1)
+      .map((p) => p.text)
+      .join("\n")
+  }
+  /** An assistant message with one todo call, announced first as the host does; returns the tool's output. */
+  async call(args: unknown): Promise<{ message: string; output: string }> {
+    const message = this.id("msg")
+    const partID = this.id("prt")
+    const callID = `call_${partID}`
+    await this.h.event("message.updated", {
+      info: { id: message, sessionID: S, role: "assistant", finish: "tool-calls" },
+    })
+    const part = { id: partID, sessionID: S, messageID: message, type: "tool", tool: "todo", callID }
+    await this.h.event("message.part.updated", { part: { ...part, state: { status: "pending" } } })
+    const result = (await this.h.hooks.tool!.todo!.execute(args as never, {
+      ...this.h.ctx(S, callID),
+      messageID: message,
+    })) as unknown as { output: string }
+    return { message, output: result.output }
+  }
+  revert(messageID: string, partID?: string): Promise<void> {
+    return this.h.event("session.updated", {
+      info: { id: S, revert: { messageID, snapshot: "4b8", diff: "", ...(partID ? { partID } : {}) } },
+    })
+  }
+  unrevert(): Promise<void> {
+    return this.h.event("session.updated", { info: { id: S } })
+  }
+  /** What the host sends when the next prompt commits: removals, then the revert cleared. */
+  async removals(messageIDs: readonly string[]): Promise<void> {
+    for (const messageID of messageIDs) await this.h.event("message.removed", { sessionID: S, messageID })
+    await this.unrevert()
+  }
+}
+
+async function started(): Promise<Conversation> {
+  const h = await startHost()
+  hosts.push(h)
+  await h.event("session.created", { info: { id: S } })
+  return new Conversation(h)
+}
+
+/** Plan, done, done: three turns. Returns the user message of each turn. */
+async function planDoneDone(c: Conversation): Promise<string[]> {
+  const turns: string[] = []
+  for (const [text, args] of [
+    ["Fix the parser", PLAN],
+    ["Go on", { op: "done", task: "Write parser" }],
+    ["And the tests", { op: "done", task: "Test parser" }],
+  ] as const) {
+    await c.prompt(text)
+    turns.push(c.lastUser)
+    await c.call(args)
+  }
+  return turns
+}
+
+const view = (c: Conversation) => c.h.command(S, "")
+const stored = async (h: FakeHost) => (await h.store.read(S)).list
+
+describe("undo and redo", () => {
+  it("revert: /todo and the stored list show the list before the point at once; redo: the newest", async () => {
+    const c = await started()
+    const turns = await planDoneDone(c)
+    await c.revert(turns[2]!)
+    expect(await view(c)).toMatch(/\[x\] Write parser[\s\S]*\[>\] Test parser/)
+    expect((await stored(c.h))[0]!.tasks[1]!.status).toBe("in_progress")
+    await c.unrevert()
+    expect(await view(c)).toMatch(/\[x\] Test parser[\s\S]*\[>\] Ship it/)
+    // Two reverts in a row: the second point wins.
+    await c.revert(turns[2]!)
+    await c.revert(turns[1]!)
+    expect((await stored(c.h))[0]!.tasks.map((t) => t.status)).toEqual(["in_progress", "pending", "pending"])
+    expect(c.h.logs).toEqual([])
+  })
+
+  it("commit: the next prompt drops the undone states for good and work goes on from the restored list", async () => {
+    const c = await started()
+    const turns = await planDoneDone(c)
+    await c.revert(turns[2]!)
+    // The hook runs before the host's removal events reach the plugin.
+    await c.prompt("Try the tests again")
+    await c.removals([turns[2]!, `msg_${turns[2]!.slice(4, 8)}`])
+    const again = await c.call({ op: "view" })
+    expect(again.output).toMatch(/\[>\] Test parser/)
+    expect((await c.call({ op: "done", task: "Test parser" })).output).toContain('Done "Test parser"')
+    // A redo now has nothing to bring back: the undone call is gone from the history.
+    const history = historyOf(await c.h.store.read(S))
+    await c.unrevert()
+    expect(listAt(history, { message: turns[2]! }).list[0]!.tasks[1]!.status).toBe("in_progress")
+    expect((await stored(c.h))[0]!.tasks.map((t) => t.status)).toEqual([
+      "completed",
+      "completed",
+      "in_progress",
+    ])
+    expect(c.h.logs).toEqual([])
+  })
+
+  it("a partial revert inside an assistant message undoes the calls from that part on", async () => {
+    const c = await started()
+    await c.prompt("Fix the parser")
+    await c.call(PLAN)
+    const second = await c.call({ op: "done", task: "Write parser" })
+    // The host cuts at the second call's part: everything before that part stays.
+    const part = `prt_${String(Number(second.message.slice(4)) + 1).padStart(4, "0")}`
+    await c.revert(second.message, part)
+    expect((await stored(c.h))[0]!.tasks[0]!.status).toBe("in_progress")
+  })
+
+  it("/todo while reverted edits the list the user sees; the next prompt keeps that edit", async () => {
+    const c = await started()
+    const turns = await planDoneDone(c)
+    await c.revert(turns[2]!)
+    // The host runs the command hook first, then commits the undo for the command's own message.
+    const reply = await c.h.command(S, 'rm "Ship it"')
+    expect(reply).toContain('removed "Ship it"')
+    await c.prompt("/todo rm")
+    await c.removals([turns[2]!])
+    const list = await stored(c.h)
+    expect(list[0]!.tasks.map((t) => `${t.text}:${t.status}`)).toEqual([
+      "Write parser:completed",
+      "Test parser:in_progress",
+    ])
+  })
+
+  it("an edit made while reverted comes back on redo made again on the newest list", async () => {
+    const c = await started()
+    const turns = await planDoneDone(c)
+    await c.revert(turns[2]!)
+    const at = { kind: "reverted" as const, point: { message: turns[2]! } }
+    const block = {
+      op: "block" as const,
+      target: { kind: "task" as const, text: "Ship it" },
+      reason: "needs a token",
+    }
+    expect((await runUserOps(c.h.store, S, [block], DEFAULT_LIMITS, "none", at)).ok).toBe(true)
+    await c.unrevert()
+    expect(await stored(c.h)).toEqual([
+      {
+        name: "Build",
+        tasks: [
+          { text: "Write parser", status: "completed" },
+          { text: "Test parser", status: "completed" },
+          { text: "Ship it", status: "blocked", blocker: "needs a token" },
+        ],
+      },
+    ])
+    expect(c.h.toasts.filter((t) => t.variant === "warning")).toEqual([])
+  })
+
+  it("one that no longer applies on the newest list is dropped, the user told once, the model of the others only", async () => {
+    const c = await started()
+    await c.prompt("Plan")
+    await c.call(PLAN)
+    await c.prompt("Drop the release")
+    const undone = c.lastUser
+    await c.call({ op: "rm", task: "Ship it" })
+    await c.revert(undone)
+    const at = { kind: "reverted" as const, point: { message: undone } }
+    const block = {
+      op: "block" as const,
+      target: { kind: "task" as const, text: "Ship it" },
+      reason: "needs a token",
+    }
+    await runUserOps(c.h.store, S, [block], DEFAULT_LIMITS, "record", at)
+    await runUserOps(
+      c.h.store,
+      S,
+      [{ op: "append", phase: "Build", items: ["Write docs"] }],
+      DEFAULT_LIMITS,
+      "record",
+      at,
+    )
+    // A hook reads the notes while the undo is pending (they wait: nothing is told during an undo).
+    await view(c)
+    await c.unrevert()
+    expect((await stored(c.h))[0]!.tasks.map((t) => t.text)).toEqual([
+      "Write parser",
+      "Test parser",
+      "Write docs",
+    ])
+    const warnings = c.h.toasts.filter((t) => t.variant === "warning")
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]!.message).toContain("Ship it")
+    const told = await c.prompt("Go on")
+    expect(told).toContain("Write docs")
+    expect(told).not.toContain("Ship it")
+  })
+})
+
+describe("events are followed in the order the host sends them", () => {
+  it("a revert sent while the hook of the prompt before it still runs waits for it, so the prompt does not commit it", async () => {
+    // The host hands hooks and events over without waiting; the first prompt waits for the agents' rules.
+    let release = () => {}
+    const gate = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const h = await startHost({
+      agents: async () => {
+        await gate
+        return { data: [{ name: "build", permission: [ALLOW_ALL] }] }
+      },
+    })
+    hosts.push(h)
+    await h.event("session.created", { info: { id: S } })
+    const c = new Conversation(h)
+    const plan = [{ op: "init" as const, list: [{ phase: "Build", items: ["Write parser", "Ship it"] }] }]
+    await runUserOps(h.store, S, plan, DEFAULT_LIMITS, "none", { kind: "after", message: "msg_0001" })
+    const prompt = c.prompt("Fix the parser")
+    const reverted = c.revert("msg_0001")
+    // Long enough for the revert to be followed had it not waited for the prompt before it.
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    release()
+    await Promise.all([prompt, reverted])
+    expect(await stored(h)).toEqual([])
+    await c.unrevert()
+    expect((await stored(h))[0]!.tasks.map((t) => t.text)).toEqual(["Write parser", "Ship it"])
+  })
+})
+
+describe("a /todo command's edit belongs to the command's own message", () => {
+  // The host runs the command hook before it mints the command's message: the edit is recorded after the
+  // message before it, and moves to the command's message once the host sends that message.
+  const texts = (list: Awaited<ReturnType<typeof stored>>) => list.flatMap((p) => p.tasks.map((t) => t.text))
+
+  it("an undo at the command's message takes its edit back, a redo brings it again, a fork there starts without it", async () => {
+    const c = await started()
+    await planDoneDone(c)
+    expect(await c.h.command(S, 'rm "Ship it"')).toContain('removed "Ship it"')
+    await c.prompt("/todo rm")
+    const command = c.lastUser
+    expect(texts(await stored(c.h))).not.toContain("Ship it")
+    // A fork at the command's message reads the history strictly before it.
+    expect(texts(listAt(historyOf(await c.h.store.read(S)), { message: command }).list)).toContain("Ship it")
+    await c.revert(command)
+    expect(texts(await stored(c.h))).toContain("Ship it")
+    await c.unrevert()
+    expect(texts(await stored(c.h))).not.toContain("Ship it")
+    expect(c.h.logs).toEqual([])
+  })
+
+  it("the same for a command that commits an undo: the undo at its message keeps the commit, not the edit", async () => {
+    const c = await started()
+    const turns = await planDoneDone(c)
+    await c.revert(turns[2]!)
+    await c.h.command(S, 'rm "Ship it"')
+    await c.prompt("/todo rm")
+    const command = c.lastUser
+    await c.removals([turns[2]!])
+    expect(texts(await stored(c.h))).toEqual(["Write parser", "Test parser"])
+    await c.revert(command)
+    const list = await stored(c.h)
+    expect(list[0]!.tasks.map((t) => `${t.text}:${t.status}`)).toEqual([
+      "Write parser:completed",
+      "Test parser:in_progress",
+      "Ship it:pending",
+    ])
+  })
+
+  it("a command that changed nothing moves no earlier edit", async () => {
+    const c = await started()
+    await planDoneDone(c)
+    // A dialog edit after the last message, then a /todo that only shows the list.
+    const at = { kind: "after" as const, message: c.lastUser }
+    await runUserOps(
+      c.h.store,
+      S,
+      [{ op: "rm", target: { kind: "task", text: "Ship it" } }],
+      DEFAULT_LIMITS,
+      "none",
+      at,
+    )
+    await c.h.command(S, "")
+    await c.prompt("/todo")
+    await c.revert(c.lastUser)
+    expect(texts(await stored(c.h))).not.toContain("Ship it")
+  })
+})
+
+describe("the model is never told something false", () => {
+  it("a user edit queued before the undo is not told after it; one made after it is", async () => {
+    const c = await started()
+    const turns = await planDoneDone(c)
+    await runUserOps(
+      c.h.store,
+      S,
+      [{ op: "rm", target: { kind: "task", text: "Ship it" } }],
+      DEFAULT_LIMITS,
+      "record",
+      {
+        kind: "after",
+        message: "msg_9999",
+      },
+    )
+    await c.revert(turns[2]!)
+    const attached = await c.prompt("Carry on")
+    expect(attached).not.toContain("Ship it")
+    expect(await stored(c.h)).toEqual([
+      {
+        name: "Build",
+        tasks: [
+          { text: "Write parser", status: "completed" },
+          { text: "Test parser", status: "in_progress" },
+          { text: "Ship it", status: "pending" },
+        ],
+      },
+    ])
+
+    const carryOn = c.lastUser
+    await c.call({ op: "done", task: "Test parser" })
+    await c.revert(carryOn)
+    await runUserOps(
+      c.h.store,
+      S,
+      [{ op: "rm", target: { kind: "task", text: "Ship it" } }],
+      DEFAULT_LIMITS,
+      "record",
+      {
+        kind: "reverted",
+        point: { message: carryOn },
+      },
+    )
+    const told = await c.prompt("Go")
+    expect(told).toContain('removed "Ship it"')
+  })
+
+  it("a user edit queued before an undo that is redone is told: the redo brought it back", async () => {
+    const c = await started()
+    await planDoneDone(c)
+    const after = { kind: "after" as const, message: c.lastUser }
+    const rm = [{ op: "rm" as const, target: { kind: "task" as const, text: "Ship it" } }]
+    await runUserOps(c.h.store, S, rm, DEFAULT_LIMITS, "record", after)
+    // A hook takes the note while nothing is pending, then the user undoes and redoes.
+    await view(c)
+    await c.revert(c.lastUser)
+    await c.unrevert()
+    expect(await c.prompt("Go on")).toContain('removed "Ship it"')
+  })
+
+  it("no reminder while an undo is pending: it would commit the user's undo", async () => {
+    const c = await started()
+    const turns = await planDoneDone(c)
+    await c.h.event("message.updated", {
+      info: { id: "msg_0100", sessionID: S, role: "assistant", finish: "stop" },
+    })
+    await c.revert(turns[2]!)
+    await c.h.event("session.idle", { sessionID: S })
+    expect(c.h.prompts).toEqual([])
+  })
+})
+
+describe("bad input", () => {
+  it("a removal before its revert event: the list follows the removal, logged once, nothing thrown", async () => {
+    const c = await started()
+    const turns = await planDoneDone(c)
+    await c.h.event("message.removed", { sessionID: S, messageID: turns[2]! })
+    await c.h.event("message.removed", { sessionID: S, messageID: `msg_${turns[2]!.slice(4)}z` })
+    await c.revert(turns[2]!)
+    await c.unrevert()
+    expect((await stored(c.h))[0]!.tasks[1]!.status).toBe("in_progress")
+    expect(c.h.logs.filter((l) => l.startsWith("warn")).length).toBeGreaterThan(0)
+    expect(new Set(c.h.logs).size).toBe(c.h.logs.length)
+    expect(c.h.logs.filter((l) => l.startsWith("error"))).toEqual([])
+  })
+
+  it("a revert to a message the history never saw keeps a consistent list", async () => {
+    const c = await started()
+    await planDoneDone(c)
+    await c.revert("msg_9999")
+    expect(
+      (await stored(c.h))[0]!.tasks.every((t) => t.status !== "in_progress" || t.text === "Ship it"),
+    ).toBe(true)
+    await c.revert("msg_0000")
+    expect(await stored(c.h)).toEqual([])
+    await c.unrevert()
+    expect((await stored(c.h))[0]!.tasks[2]!.status).toBe("in_progress")
+    expect(c.h.logs.filter((l) => l.startsWith("error"))).toEqual([])
+  })
+
+  it("a corrupt stored history keeps the list, warns once, and an undo still answers", async () => {
+    const c = await started()
+    const turns = await planDoneDone(c)
+    const { readFileSync, writeFileSync } = await import("node:fs")
+    const file = c.h.store.file(S)
+    const record = JSON.parse(readFileSync(file, "utf8"))
+    record.history = { v: 1, spans: [{ l: ["xBroken"], e: [] }] }
+    writeFileSync(file, JSON.stringify(record))
+    await c.revert(turns[2]!)
+    expect((await stored(c.h))[0]!.tasks.map((t) => t.text)).toEqual([
+      "Write parser",
+      "Test parser",
+      "Ship it",
+    ])
+    expect(c.h.logs.filter((l) => l.startsWith("error"))).toEqual([])
+  })
+})

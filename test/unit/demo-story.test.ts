@@ -1,0 +1,248 @@
+// The demo's printed story (scripts/lib/demo-story.ts) and its checks (demo-checks.ts): the demo's own
+// script stepped through the core, the user's edit made through the dialog's path on a real store,
+// then told as the demo tells it. The story's steps come in order, no step prints the list twice, no
+// two sidebar frames in a row are the same, and the checks themselves catch each of those faults. The
+// run against the real host is `npm run demo`, which applies the same checks to what it printed.
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterEach, describe, expect, it } from "vitest"
+import { framesOf, storyProblems } from "../../scripts/lib/demo-checks.ts"
+import {
+  COLOUR,
+  callText,
+  closingLines,
+  frameLines,
+  itemOfPart,
+  LABELS,
+  PLACEHOLDER,
+  PLAIN,
+  plainText,
+  printable,
+  START,
+  type StoryItem,
+  tell,
+  withoutList,
+} from "../../scripts/lib/demo-story.ts"
+import { dialogAction } from "../../scripts/lib/demo-user.ts"
+import { DEMO_AFTER_REMINDER, DEMO_FIRST, DEMO_PLAN, DEMO_USER_DROPS } from "../../scripts/lib/scenarios.mjs"
+import { STORED_LIMITS } from "../../src/core/config.ts"
+import { execute } from "../../src/core/list/execute.ts"
+import { parseSnapshot } from "../../src/core/list/parse.ts"
+import type { TodoList } from "../../src/core/list/types.ts"
+import { formatOutcome } from "../../src/core/model/format.ts"
+import { noticesText, reminderText } from "../../src/core/model/prompts.ts"
+import { createStore } from "../../src/store/store.ts"
+
+const TASKS = DEMO_PLAN.flatMap((p) => p.items)
+const PHASES = DEMO_PLAN.map((p) => p.phase)
+const SESSION = "ses_demo"
+
+const dirs: string[] = []
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+/**
+ * The demo's session as story items, stepped through the core instead of the host: each todo call
+ * runs on the stored list, the user drops a task through the dialog's path after the second todo
+ * result, the next request carries the notice, and the reminder follows the first stop.
+ */
+async function simulatedStory(): Promise<{ items: StoryItem[]; outputs: string[] }> {
+  const dir = mkdtempSync(join(tmpdir(), "demo-story-"))
+  dirs.push(dir)
+  const store = createStore({ dir, parse: (raw) => parseSnapshot(raw, STORED_LIMITS), warn: () => {} })
+  const items: StoryItem[] = [{ kind: "user", text: "The parser crashes on empty input. Please fix it." }]
+  const outputs: string[] = []
+  let list: TodoList = []
+  let todoResults = 0
+  let notice: string | undefined
+  const play = async (reply: (typeof DEMO_FIRST)[number]) => {
+    if (notice) {
+      items.push({ kind: "notice", text: notice })
+      notice = undefined
+    }
+    if ("text" in reply) return items.push({ kind: "assistant", text: reply.text })
+    for (const call of reply.toolCalls) {
+      if (call.name !== "todo") {
+        items.push({ kind: "tool", tool: call.name, input: call.args, output: "" })
+        continue
+      }
+      const outcome = execute(list, call.args)
+      const output = formatOutcome(list, outcome)
+      if (outcome.ok) list = outcome.list
+      await store.update(SESSION, (current) => ({ ...current, list }))
+      outputs.push(output)
+      items.push({ kind: "todo", input: call.args, output, list })
+      todoResults++
+      if (todoResults === 2) {
+        const edit = await dialogAction({ dir, session: SESSION, task: DEMO_USER_DROPS, action: "drop" })
+        list = edit.list
+        items.push({
+          kind: "user-edit",
+          action: edit.action,
+          task: DEMO_USER_DROPS,
+          toast: edit.toasts.map((t) => t.message).join("\n"),
+          list,
+        })
+        const stored = await store.read(SESSION)
+        const note = stored.edits[0] as { lines: string[]; removed: string[] }
+        notice = noticesText({ edits: { lines: note.lines, removed: note.removed, omitted: 0 } }, list)
+      }
+    }
+  }
+  for (const reply of DEMO_FIRST) await play(reply)
+  items.push({ kind: "reminder", text: reminderText(list) })
+  for (const reply of DEMO_AFTER_REMINDER) await play(reply)
+  return { items, outputs }
+}
+
+function told(items: readonly StoryItem[], paint = PLAIN): string[] {
+  let state = START
+  const lines: string[] = []
+  for (const item of items) {
+    const step = tell(state, item, paint)
+    state = step.state
+    lines.push(...step.lines)
+  }
+  return lines
+}
+
+async function fullStory(paint = PLAIN): Promise<string> {
+  const { items, outputs } = await simulatedStory()
+  const closing = closingLines({ mainRequests: 11, titleRequests: 1, reminders: 1, todoOutputs: outputs })
+  return [...told(items, paint), ...closing].join("\n")
+}
+
+describe("the demo's story", () => {
+  it("tells every step in order, prints each list once and never repeats a sidebar frame", async () => {
+    const text = await fullStory()
+    expect(storyProblems(text, TASKS, PHASES)).toEqual([])
+    // One frame per change the user can see: the plan, four closed tasks and the user's drop.
+    expect(framesOf(text.split("\n"))).toHaveLength(6)
+  })
+
+  it("shows the user's drop, its toast, and the notice the model gets for it", async () => {
+    const text = await fullStory()
+    expect(text).toContain(`${LABELS.edit} "${DEMO_USER_DROPS}" → Drop`)
+    expect(text).toMatch(/toast: .*Update the changelog.*dropped.*Now 2\/5 done\./)
+    const notice = text.slice(text.indexOf(LABELS.notice))
+    expect(notice).toContain("The user changed the todo list")
+    expect(notice.split("\n").filter((l) => l.includes(DEMO_USER_DROPS)).length).toBe(1)
+  })
+
+  it("explains the markers once, before the first sidebar", async () => {
+    const lines = (await fullStory()).split("\n")
+    const legend = lines.filter((l) => l.includes("✓ done") && l.includes("▶ in progress"))
+    expect(legend).toHaveLength(1)
+    expect(lines.indexOf(legend[0]!)).toBeLessThan(lines.findIndex((l) => l.trim().startsWith("┌")))
+  })
+
+  it("ends with the figures and the install command", async () => {
+    const text = await fullStory()
+    const figures = text.slice(text.indexOf(LABELS.figures))
+    expect(figures).toContain("model requests: 11 (plus 1 title request)")
+    expect(figures).toContain("reminders: 1")
+    expect(figures).toMatch(/todo results the model read: 5 calls, \d+ characters/)
+    expect(figures).toContain("npm run install-plugin")
+  })
+
+  it("paints the same text on a terminal", async () => {
+    const coloured = await fullStory(COLOUR)
+    expect(coloured).toContain("\u001b[")
+    expect(plainText(coloured)).toBe(await fullStory())
+  })
+})
+
+describe("the story's checks catch what they check", () => {
+  const list = execute([], { list: DEMO_PLAN }) as { ok: true; list: TodoList }
+
+  it("a call that prints the list as text and as a sidebar is reported", () => {
+    const output = formatOutcome([], execute([], { list: DEMO_PLAN }))
+    const text = [
+      `  ${LABELS.tool} todo init`,
+      ...output.split("\n"),
+      ...frameLines(list.list),
+      LABELS.figures,
+    ].join("\n")
+    expect(storyProblems(text, TASKS, PHASES).join("\n")).toMatch(/prints the list twice/)
+  })
+
+  it("two identical frames in a row are reported", () => {
+    const text = [
+      `  ${LABELS.tool} todo init`,
+      ...frameLines(list.list),
+      `  ${LABELS.tool} todo view`,
+      ...frameLines(list.list),
+    ].join("\n")
+    expect(storyProblems(text, TASKS, PHASES)).toContain("sidebar frame 2 is the same as the one before it")
+  })
+
+  it("steps out of order are reported", async () => {
+    const text = await fullStory()
+    const reminderAt = text.indexOf(LABELS.reminder)
+    const swapped = text.slice(reminderAt) + text.slice(0, reminderAt)
+    expect(storyProblems(swapped, TASKS, PHASES).join("\n")).toMatch(/out of order/)
+  })
+
+  it("a second tell of an unchanged list prints no frame", () => {
+    const item: StoryItem = { kind: "todo", input: { op: "view" }, output: "x", list: list.list }
+    const first = tell(START, item)
+    const second = tell(first.state, item)
+    expect(framesOf(first.lines)).toHaveLength(1)
+    expect(framesOf(second.lines)).toHaveLength(0)
+  })
+})
+
+describe("the story's pieces", () => {
+  it("folds the list's own lines out of a tool result", () => {
+    const result = execute([], { list: DEMO_PLAN })
+    const folded = withoutList(formatOutcome([], result), result.ok ? result.list : []).split("\n")
+    expect(folded[0]).toBe(PLACEHOLDER)
+    expect(folded.join("\n")).not.toContain("Investigate")
+    expect(folded.at(-1)).toMatch(/0\/5 done/)
+  })
+
+  it("writes each call in one short line", () => {
+    expect(callText({ list: DEMO_PLAN })).toBe("init: 3 phases, 5 tasks")
+    expect(callText({ op: "done", task: "A" })).toBe('done "A"')
+    expect(
+      callText({
+        ops: [
+          { op: "done", task: "A" },
+          { op: "block", task: "B", reason: "why" },
+        ],
+      }),
+    ).toBe('done "A", block "B" (why)')
+    expect(callText({ op: "append", phase: "Fix", items: ["a", "b"] })).toBe('append 2 tasks in "Fix"')
+  })
+
+  it("never prints a control character it was given", () => {
+    expect(printable("a\u001b[31mb\u0007")).toBe("a [31mb ")
+    const { lines } = tell(START, { kind: "assistant", text: "hi\u001b]0;title\u0007" })
+    expect(lines.join("")).not.toMatch(/[\u001b\u0007]/)
+  })
+
+  it("reads finished parts and skips the rest", () => {
+    expect(itemOfPart({ type: "tool", tool: "todo", state: { status: "running" } })).toBeUndefined()
+    expect(itemOfPart({ type: "text", text: "the user's prompt" })).toBeUndefined()
+    expect(itemOfPart({ type: "text", text: "done", time: { end: 1 } })).toEqual({
+      kind: "assistant",
+      text: "done",
+    })
+    const reminder = reminderText([{ name: "P", tasks: [{ text: "A", status: "pending" }] }])
+    expect(itemOfPart({ type: "text", text: reminder, synthetic: true })?.kind).toBe("reminder")
+    const todo = itemOfPart({
+      type: "tool",
+      tool: "todo",
+      state: { status: "completed", input: { op: "view" }, output: "out", metadata: { list: [] } },
+    })
+    expect(todo).toEqual({ kind: "todo", input: { op: "view" }, output: "out", list: [] })
+    expect(itemOfPart({ type: "tool", tool: "bash", state: { status: "error", error: "boom" } })).toEqual({
+      kind: "tool",
+      tool: "bash",
+      input: undefined,
+      output: "boom",
+    })
+  })
+})

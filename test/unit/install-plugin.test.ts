@@ -1,0 +1,341 @@
+// `npm run install-plugin` against sandboxed config folders (its own XDG_CONFIG_HOME, HOME and
+// project), plus the pure edits it is built on: fresh folders, folders with other plugins, JSONC
+// with comments, malformed files (refused, untouched), idempotence, uninstall, --project, --dry-run.
+import { spawnSync } from "node:child_process"
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { editPluginList, isOurSpec, listedSpecs, parseJsonc } from "../../scripts/lib/plugin-config.mjs"
+
+const checkoutDir = resolve(import.meta.dirname, "../..")
+const script = join(checkoutDir, "scripts", "install-plugin.mjs")
+
+let box: string
+let globalDir: string
+let project: string
+beforeEach(() => {
+  box = mkdtempSync(join(tmpdir(), "octodo-install-"))
+  globalDir = join(box, "config", "opencode")
+  project = join(box, "project")
+  mkdirSync(join(box, "home"))
+  mkdirSync(project)
+  spawnSync("git", ["init", "-q"], { cwd: project })
+})
+afterEach(() => rmSync(box, { recursive: true, force: true }))
+
+function run(...args: string[]) {
+  const r = spawnSync(process.execPath, [script, ...args], {
+    encoding: "utf8",
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: join(box, "home"),
+      XDG_CONFIG_HOME: join(box, "config"),
+      INIT_CWD: project,
+    },
+  })
+  return { code: r.status, out: r.stdout, err: r.stderr }
+}
+
+function write(file: string, text: string) {
+  mkdirSync(resolve(file, ".."), { recursive: true })
+  writeFileSync(file, text)
+}
+
+const read = (file: string) => readFileSync(file, "utf8")
+const plugins = (file: string) => listedSpecs(read(file))
+
+/** A built package folder (the script checks that both entries exist). */
+function folder() {
+  const dir = join(box, "unpacked", "opencode-todo")
+  write(join(dir, "package.json"), `{ "name": "opencode-todo" }\n`)
+  write(join(dir, "dist", "server.mjs"), "")
+  write(join(dir, "dist", "tui.mjs"), "")
+  return dir
+}
+
+describe("install-plugin in a fresh config folder", () => {
+  it("creates opencode.json and tui.json, each listing a package folder by its absolute path", () => {
+    const pkg = folder()
+    const r = run(pkg)
+    expect(r.code).toBe(0)
+    expect(plugins(join(globalDir, "opencode.json"))).toEqual([pkg])
+    expect(plugins(join(globalDir, "tui.json"))).toEqual([pkg])
+    expect(JSON.parse(read(join(globalDir, "tui.json"))).$schema).toBe("https://opencode.ai/tui.json")
+  })
+
+  it("is idempotent: a second run changes no byte and says so", () => {
+    const pkg = folder()
+    run(pkg)
+    const before = [read(join(globalDir, "opencode.json")), read(join(globalDir, "tui.json"))]
+    const r = run(pkg)
+    expect(r.code).toBe(0)
+    expect(r.out).toContain("already lists")
+    expect([read(join(globalDir, "opencode.json")), read(join(globalDir, "tui.json"))]).toEqual(before)
+  })
+
+  it("plans a tarball as a folder of its own under XDG_DATA_HOME, resolved from the caller's folder", () => {
+    writeFileSync(join(project, "opencode-todo-0.2.0.tgz"), "")
+    const ok = run("--dry-run", "./opencode-todo-0.2.0.tgz")
+    expect(ok.code).toBe(0)
+    const dir = join(box, "home", ".local", "share", "opencode-todo", "opencode-todo-0.2.0")
+    expect(ok.out).toContain(`would npm install ${join(project, "opencode-todo-0.2.0.tgz")} into ${dir}`)
+    expect(ok.out).toContain(`added ${JSON.stringify(join(dir, "node_modules", "opencode-todo"))}`)
+    expect(existsSync(join(box, "config"))).toBe(false)
+  })
+
+  it("refuses a folder that has no built entries", () => {
+    mkdirSync(join(box, "empty"))
+    const r = run(join(box, "empty"))
+    expect(r.code).toBe(1)
+    expect(r.err).toContain("has no dist/server.mjs or dist/tui.mjs")
+  })
+
+  it("writes an npm name or git URL as given", () => {
+    expect(run("opencode-todo@latest").code).toBe(0)
+    expect(plugins(join(globalDir, "tui.json"))).toEqual(["opencode-todo@latest"])
+  })
+
+  it("points at this checkout when given no target (dry run: nothing written, no build)", () => {
+    const r = run("--dry-run")
+    expect(r.code).toBe(0)
+    expect(r.out).toContain(`added ${JSON.stringify(checkoutDir)}`)
+    expect(existsSync(join(box, "config"))).toBe(false)
+  })
+
+  it("refuses a tarball path that does not exist, writing nothing", () => {
+    const r = run("./missing/opencode-todo-9.9.9.tgz")
+    expect(r.code).toBe(1)
+    expect(r.err).toContain("does not exist")
+    expect(existsSync(join(box, "config"))).toBe(false)
+  })
+
+  it("rejects unknown options with the usage", () => {
+    const r = run("--global")
+    expect(r.code).toBe(2)
+    expect(r.err).toContain("usage: npm run install-plugin")
+  })
+})
+
+describe("install-plugin beside other plugins", () => {
+  const opencode = `{
+  "$schema": "https://opencode.ai/config.json",
+  "model": "anthropic/claude-sonnet-4",
+  "plugin": [
+    "opencode-wakatime",
+    ["@acme/opencode-lint", { "strict": true }]
+  ]
+}
+`
+  const tui = `{ "theme": "tokyonight", "plugin": ["opencode-theme-pack"] }\n`
+
+  it("appends its entry and leaves every other entry and key as it was", () => {
+    write(join(globalDir, "opencode.json"), opencode)
+    write(join(globalDir, "tui.json"), tui)
+    const pkg = folder()
+    expect(run(pkg).code).toBe(0)
+    expect(plugins(join(globalDir, "opencode.json"))).toEqual([
+      "opencode-wakatime",
+      "@acme/opencode-lint",
+      pkg,
+    ])
+    expect(read(join(globalDir, "opencode.json"))).toContain('["@acme/opencode-lint", { "strict": true }],')
+    expect(read(join(globalDir, "tui.json"))).toBe(
+      `{ "theme": "tokyonight", "plugin": ["opencode-theme-pack", ${JSON.stringify(pkg)}] }\n`,
+    )
+  })
+
+  it("--uninstall gives back the files exactly as they were", () => {
+    write(join(globalDir, "opencode.json"), opencode)
+    write(join(globalDir, "tui.json"), tui)
+    run(folder())
+    const r = run("--uninstall")
+    expect(r.code).toBe(0)
+    expect(r.out).toContain("removed")
+    expect(read(join(globalDir, "opencode.json"))).toBe(opencode)
+    expect(read(join(globalDir, "tui.json"))).toBe(tui)
+  })
+
+  it("re-points an existing entry of this package in place, keeping its options, and drops duplicates", () => {
+    write(
+      join(globalDir, "opencode.json"),
+      `{
+  "plugin": [
+    ["opencode-todo", { "eager": "preferred" }],
+    "opencode-wakatime",
+    "${checkoutDir}/dist/server.mjs"
+  ]
+}
+`,
+    )
+    const pkg = folder()
+    const r = run(pkg)
+    expect(r.code).toBe(0)
+    expect(r.out).toContain('replaced "opencode-todo"')
+    const text = read(join(globalDir, "opencode.json"))
+    expect(text).toBe(`{
+  "plugin": [
+    [${JSON.stringify(pkg)}, { "eager": "preferred" }],
+    "opencode-wakatime"
+  ]
+}
+`)
+  })
+
+  it("--project edits the project's files, leaves the global ones alone and notes the double listing", () => {
+    write(join(globalDir, "opencode.json"), `{"plugin": ["opencode-todo"]}`)
+    const pkg = folder()
+    const r = run("--project", pkg)
+    expect(r.code).toBe(0)
+    expect(plugins(join(project, "opencode.json"))).toEqual([pkg])
+    expect(plugins(join(project, "tui.json"))).toEqual([pkg])
+    expect(read(join(globalDir, "opencode.json"))).toBe(`{"plugin": ["opencode-todo"]}`)
+    expect(r.out).toMatch(/note: .*opencode\.json also lists "opencode-todo"/)
+  })
+
+  it("--project uses a project's existing .opencode/tui.jsonc", () => {
+    write(join(project, ".opencode", "tui.jsonc"), `{\n  // mine\n  "plugin": []\n}\n`)
+    const sub = join(project, "src")
+    mkdirSync(sub)
+    expect(run(`--project=${sub}`, "opencode-todo").code).toBe(0)
+    expect(read(join(project, ".opencode", "tui.jsonc"))).toBe(
+      `{\n  // mine\n  "plugin": ["opencode-todo"]\n}\n`,
+    )
+    expect(existsSync(join(project, "tui.json"))).toBe(false)
+  })
+})
+
+describe("install-plugin with JSONC", () => {
+  const jsonc = `// global OpenCode settings
+{
+  /* the model */
+  "model": "openai/gpt-5", // fast enough
+  "plugin": [
+    "opencode-wakatime", // time tracking
+  ],
+}
+`
+  it("keeps every comment and trailing comma, edits the .jsonc in place and creates no .json", () => {
+    write(join(globalDir, "opencode.jsonc"), jsonc)
+    const pkg = folder()
+    expect(run(pkg).code).toBe(0)
+    const text = read(join(globalDir, "opencode.jsonc"))
+    for (const comment of [
+      "// global OpenCode settings",
+      "/* the model */",
+      "// fast enough",
+      "// time tracking",
+    ]) {
+      expect(text).toContain(comment)
+    }
+    expect(listedSpecs(text)).toEqual(["opencode-wakatime", pkg])
+    expect(existsSync(join(globalDir, "opencode.json"))).toBe(false)
+    expect(run("--uninstall").code).toBe(0)
+    expect(read(join(globalDir, "opencode.jsonc"))).toBe(jsonc)
+  })
+
+  it("writes through a symlinked config file and keeps the link", () => {
+    const real = join(box, "dotfiles", "tui.json")
+    write(real, `{ "plugin": [] }\n`)
+    mkdirSync(globalDir, { recursive: true })
+    symlinkSync(real, join(globalDir, "tui.json"))
+    expect(run("opencode-todo").code).toBe(0)
+    expect(read(real)).toBe(`{ "plugin": ["opencode-todo"] }\n`)
+    expect(readdirSync(globalDir).sort()).toEqual(["opencode.json", "tui.json"])
+  })
+})
+
+describe("install-plugin refuses a malformed file", () => {
+  it("names the file, line and column, and changes nothing anywhere", () => {
+    const good = `{ "plugin": ["opencode-wakatime"] }\n`
+    const bad = `{\n  "plugin": ["opencode-theme-pack",,]\n}\n`
+    write(join(globalDir, "opencode.json"), good)
+    write(join(globalDir, "tui.json"), bad)
+    const r = run(folder())
+    expect(r.code).toBe(1)
+    expect(r.err).toContain(`cannot edit ${join(globalDir, "tui.json")}`)
+    expect(r.err).toContain("line 2, column 36")
+    expect(r.err).toContain("nothing was changed")
+    expect(read(join(globalDir, "opencode.json"))).toBe(good)
+    expect(read(join(globalDir, "tui.json"))).toBe(bad)
+    expect(readdirSync(globalDir).sort()).toEqual(["opencode.json", "tui.json"])
+  })
+
+  it("refuses a plugin key that is not a list, and a top level that is not an object", () => {
+    write(join(globalDir, "opencode.json"), `{ "plugin": "opencode-wakatime" }`)
+    expect(run("opencode-todo").err).toContain('"plugin" is not a list')
+    write(join(globalDir, "opencode.json"), `["opencode-todo"]`)
+    expect(run("opencode-todo").err).toContain("top level is not an object")
+  })
+})
+
+describe("editPluginList", () => {
+  const isOurs = (s: string) => isOurSpec(s, { checkoutDir: "/src/opencode-todo", configDir: "/cfg" })
+  const layouts = [
+    `{"plugin": ["a", "b"]}`,
+    `{"plugin": []}`,
+    `{}`,
+    `{"model": "x"}`,
+    `{\n  "model": "x" // m\n}\n`,
+    `{\n  "plugin": [\n    "a",\n    ["b", { "c": 1 }]\n  ]\n}\n`,
+    `{\n  "plugin": [\n    "a", // one\n  ],\n}\n`,
+    `{\n  "plugin": [ /* none yet */ ]\n}\n`,
+  ]
+
+  it.each(layouts)("adds one entry that parses back, and uninstall removes only it: %j", (text) => {
+    const added = editPluginList(text, { spec: "opencode-todo", isOurs, kind: "opencode" })
+    if (!added.ok) throw new Error(added.reason)
+    const before = listedSpecs(text) ?? []
+    expect(listedSpecs(added.text)).toEqual([...before, "opencode-todo"])
+    const removed = editPluginList(added.text, { spec: undefined, isOurs, kind: "opencode" })
+    if (!removed.ok) throw new Error(removed.reason)
+    expect(listedSpecs(removed.text)).toEqual(before)
+    expect(parseJsonc(removed.text ?? "").ok).toBe(true)
+  })
+
+  it("removes a run of entries with their commas in any position", () => {
+    const text = `{"plugin": ["opencode-todo", "a", "opencode-todo@1", "file:/x/opencode-todo-0.1.0.tgz"]}`
+    const r = editPluginList(text, { spec: undefined, isOurs, kind: "tui" })
+    expect(r.ok && r.text).toBe(`{"plugin": ["a"]}`)
+  })
+
+  it("reports where a file stops being JSONC", () => {
+    expect(parseJsonc(`{\n  "a": 1\n  "b": 2\n}`)).toEqual({
+      ok: false,
+      error: { message: "expected ',' or '}'", line: 3, column: 3 },
+    })
+    expect(parseJsonc(`{ /* open`).ok).toBe(false)
+    expect(parseJsonc(`{ "a": "line\nbreak" }`).ok).toBe(false)
+  })
+})
+
+describe("isOurSpec", () => {
+  const where = { checkoutDir: "/src/todo-fork", configDir: "/home/u/.config/opencode" }
+  it.each([
+    "opencode-todo",
+    "opencode-todo@0.2.0",
+    "git+https://github.com/someone/opencode-todo.git",
+    "github:someone/opencode-todo#v1",
+    "git+file:///tmp/x/opencode-todo#abc",
+    "file:/tmp/opencode-todo-0.1.0.tgz",
+    "/src/todo-fork",
+    "/src/todo-fork/dist/server.mjs",
+    "file:///src/todo-fork",
+    "/home/u/node_modules/opencode-todo",
+    "../../opencode-todo",
+  ])("knows %s as this package", (spec) => expect(isOurSpec(spec, where)).toBe(true))
+
+  it.each(["opencode-todo-sync", "@acme/opencode-todo", "opencode-wakatime", "/src/other", "github:a/todo"])(
+    "leaves %s alone",
+    (spec) => expect(isOurSpec(spec, where)).toBe(false),
+  )
+})
