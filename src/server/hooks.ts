@@ -22,7 +22,14 @@ import { loadSettings } from "../shared/settings.ts"
 import { createStore, type Store } from "../store/store.ts"
 import { agentRulesSource } from "./agent-rules.ts"
 import { runCommand } from "./command-runner.ts"
-import { applyStubs, decodeBusEvent, decodeParts, decodeTools, decodeUser, historyOf } from "./host-events.ts"
+import {
+  applyStubs,
+  decodeBusEvent,
+  decodeMessages,
+  decodeParts,
+  decodeTools,
+  decodeUser,
+} from "./host-events.ts"
 import { originFinder, sourceAtFork } from "./origin.ts"
 import { makeLogger, showToast } from "./output.ts"
 import { type Tracked, trackSessions } from "./sessions.ts"
@@ -148,7 +155,7 @@ export const server: Plugin = async (input, options) => {
       const s = sessions.get(sessionID)
       await syncFromStore(s)
       // Our stale notices and superseded todo results go out as a one-line stub (request only).
-      const stubs = stepStubs(s.state.stubs, historyOf(output.messages))
+      const stubs = stepStubs(s.state.stubs, decodeMessages(output.messages))
       if (stubs !== s.state.stubs) s.state = { ...s.state, stubs }
       applyStubs(output.messages, stubs.stale)
       const text = joined(await step(s, { type: "model.request" }), "inject")
@@ -251,12 +258,12 @@ export const server: Plugin = async (input, options) => {
           ? sessions.get(decoded.sessionID)
           : sessions.find(decoded.sessionID)
       if (!s) return
-      await sessions.inOrder(s, () => follow(s, hostEvent))
+      await sessions.inOrder(s, () => followEvent(s, hostEvent))
     }),
   }
 
   /** One host event, in its turn (`inOrder`). */
-  async function follow(s: Tracked, hostEvent: HostEvent): Promise<void> {
+  async function followEvent(s: Tracked, hostEvent: HostEvent): Promise<void> {
     if (hostEvent.type === "session.idle") {
       await syncFromStore(s)
       await resolveParent(s)

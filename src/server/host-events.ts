@@ -198,7 +198,7 @@ function historyPart(raw: unknown): HistoryPart {
 }
 
 /** The messages of experimental.chat.messages.transform as the stale rule reads them, decoded on demand. */
-export function historyOf(messages: readonly { info: unknown; parts: readonly unknown[] }[]): History {
+export function decodeMessages(messages: readonly { info: unknown; parts: readonly unknown[] }[]): History {
   const id = (index: number) => {
     const info = messages[index]?.info
     return isRecord(info) && typeof info.id === "string" ? info.id : ""

@@ -119,7 +119,7 @@ export function trackSessions(deps: {
         void remind(s.id, action).catch((error: unknown) =>
           log("error", `reminder failed: ${error instanceof Error ? error.message : String(error)}`),
         )
-      else if (action.type === "history") await follow(s, action.change)
+      else if (action.type === "history") await followRewind(s, action.change)
     }
     return result.actions
   }
@@ -128,7 +128,7 @@ export function trackSessions(deps: {
    * Follows the host's undo, redo or commit (or a command's message) on the stored history; the list in
    * effect changes at once.
    */
-  async function follow(s: Tracked, change: RewindAction): Promise<void> {
+  async function followRewind(s: Tracked, change: RewindAction): Promise<void> {
     let stepped: Stepped | undefined
     let notes: EditNote[] = []
     const snapshot = await store.update(s.id, (current) => {

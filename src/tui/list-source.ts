@@ -13,7 +13,7 @@ import { type Point, revertPoint as storedRevert } from "../core/history/history
 import { samePoint } from "../core/history/rewind.ts"
 import { parseSnapshot } from "../core/list/parse.ts"
 import type { Limits, TodoList } from "../core/list/types.ts"
-import { sameList, type Variant } from "../core/view/dialog.ts"
+import { identicalLists, type Variant } from "../core/view/dialog.ts"
 import {
   hostRevert,
   latestToolList,
@@ -62,7 +62,7 @@ export function routeSession(api: TuiPluginApi): string | undefined {
   return typeof id === "string" && id ? id : undefined
 }
 
-interface Tracked {
+interface ShownList {
   readonly list: Accessor<TodoList>
   readonly set: Setter<TodoList>
   /** Bumped by every refresh; an older read that resolves late is dropped. */
@@ -80,7 +80,7 @@ export function createListSource(
   offs: (() => void)[],
   options: SourceOptions,
 ): ListSource {
-  const tracked = new Map<string, Tracked>()
+  const tracked = new Map<string, ShownList>()
   // The newest revert state a `session.updated` event carried (null: not reverted). The event is read
   // directly because the host's own session state may apply it after our listener runs.
   const reverts = new Map<string, Point | null>()
@@ -172,10 +172,10 @@ export function createListSource(
     return listFromParts(session, point) ?? []
   }
 
-  function track(session: string): Tracked {
+  function track(session: string): ShownList {
     let t = tracked.get(session)
     if (!t) {
-      const [list, set] = createSignal<TodoList>([], { equals: sameList })
+      const [list, set] = createSignal<TodoList>([], { equals: identicalLists })
       t = { list, set, seq: 0 }
       tracked.set(session, t)
     }

@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest"
 import { COMMAND_PART_KEY } from "../../src/core/view/tui-protocol.ts"
 import {
   decodeBusEvent,
+  decodeMessages,
   decodeParts,
   decodeTools,
   decodeUser,
-  historyOf,
 } from "../../src/server/host-events.ts"
 
 const bus = (type: string, properties: unknown) => ({ type, properties })
@@ -219,7 +219,7 @@ describe("permission rules and the history", () => {
       },
       { info: null, parts: "broken" },
     ]
-    const history = historyOf(messages as never)
+    const history = decodeMessages(messages as never)
     expect([history.length, history.id(1), history.id(2)]).toEqual([3, "m2", ""])
     expect(history.at(0).parts).toEqual([
       { id: "p1", type: "text", text: "typed" },

@@ -46,7 +46,7 @@ const failed = () => todoCall({ op: "done", task: "Nope" }, { ok: false, changed
 const user = (...parts: HistoryPart[]): HistoryMessage => ({ id: id("msg"), role: "user", parts })
 const assistant = (...parts: HistoryPart[]): HistoryMessage => ({ id: id("msg"), role: "assistant", parts })
 
-const historyOf = (messages: readonly HistoryMessage[]): History & { reads: number } => {
+const conversation = (messages: readonly HistoryMessage[]): History & { reads: number } => {
   const h = {
     reads: 0,
     length: messages.length,
@@ -58,9 +58,10 @@ const historyOf = (messages: readonly HistoryMessage[]): History & { reads: numb
   }
   return h
 }
-const staleIds = (messages: readonly HistoryMessage[]) => staleParts(historyOf(messages)).map((r) => r.partID)
+const staleIds = (messages: readonly HistoryMessage[]) =>
+  staleParts(conversation(messages)).map((r) => r.partID)
 const staleNotices = (messages: readonly HistoryMessage[]) =>
-  staleParts(historyOf(messages))
+  staleParts(conversation(messages))
     .filter((r) => r.kind === "notice")
     .map((r) => r.partID)
 
@@ -109,12 +110,12 @@ describe("the rule", () => {
 describe("the memo", () => {
   it("reads only the messages added since the last request", () => {
     const messages = [user(userText("go"), ours()), assistant(update()), user(ours())]
-    const first = stepStubs(initialStubs(), historyOf(messages))
-    const again = historyOf(messages)
+    const first = stepStubs(initialStubs(), conversation(messages))
+    const again = conversation(messages)
     expect(stepStubs(first, again)).toBe(first)
     expect(again.reads).toBe(0)
     messages.push(assistant(update()))
-    const grown = historyOf(messages)
+    const grown = conversation(messages)
     const next = stepStubs(first, grown)
     expect(grown.reads).toBe(1)
     // The first notice went stale with the first update; the second update stales the other and the first result.
@@ -124,16 +125,16 @@ describe("the memo", () => {
   it("reads again from the start when the history was cut (compaction) or its end replaced (undo)", () => {
     const reminder = ours()
     const messages = [user(userText("go")), user(reminder), assistant(update()), user(ours())]
-    const state = stepStubs(initialStubs(), historyOf(messages))
+    const state = stepStubs(initialStubs(), conversation(messages))
     expect(state.stale.map((r) => r.partID)).toEqual([reminder.id])
     // Undo: the update and what followed are gone; a new prompt takes their place.
     const undone = [messages[0]!, messages[1]!, user(userText("again"))]
-    expect(stepStubs(state, historyOf(undone)).stale).toEqual([])
+    expect(stepStubs(state, conversation(undone)).stale).toEqual([])
     // Compaction: the history starts later; parts that are gone are forgotten.
     const compacted = messages.slice(3)
-    const after = stepStubs(state, historyOf(compacted))
+    const after = stepStubs(state, conversation(compacted))
     expect([after.stale, after.fresh.map((r) => r.index)]).toEqual([[], [0]])
-    expect(stepStubs(state, historyOf([]))).toEqual(initialStubs())
+    expect(stepStubs(state, conversation([]))).toEqual(initialStubs())
   })
 
   it("equals the rule on every prefix of a growing history, and never takes a stub back", () => {
@@ -159,7 +160,7 @@ describe("the memo", () => {
           for (const step of [...steps, messages.length]) {
             end = Math.min(messages.length, end + step)
             const prefix = messages.slice(0, end)
-            state = stepStubs(state, historyOf(prefix))
+            state = stepStubs(state, conversation(prefix))
             const now = state.stale.map((r) => r.partID)
             expect(now).toEqual(staleIds(prefix))
             expect(now.slice(0, shown.length)).toEqual(shown)
@@ -174,7 +175,7 @@ describe("the memo", () => {
 
 describe("superseded todo results", () => {
   const refs = (messages: readonly HistoryMessage[]) =>
-    staleParts(historyOf(messages)).map((r: PartRef) => [r.partID, r.kind])
+    staleParts(conversation(messages)).map((r: PartRef) => [r.partID, r.kind])
 
   it("stubs every result before a later successful one, a failure as failed; the newest stays", () => {
     const plan = update()

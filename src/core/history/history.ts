@@ -4,13 +4,13 @@
 // not make sense of. The adapters feed it host facts; the store carries it in the session's record.
 //
 // What is stored, and why: each change is kept as the exact step between the list before and after it
-// (a row delta, history-rows.ts), at its position, with a checkpoint (the whole list) starting each span
+// (a row delta, rows.ts), at its position, with a checkpoint (the whole list) starting each span
 // of entries. Not the call's arguments: replaying arguments ties every stored state to the reducers,
 // limits and normal form of the plugin version that replays them, and a later version could rebuild a
 // state the user never saw. A step is exact whatever the version, and shorter (a task done and the next
 // started is "17c18i"). Only an edit made while reverted must be made again on another list (redo): it
-// keeps its typed ops, or its changes by task (history-edits.ts), beside the list it made. Positions and
-// spans live in history-spans.ts.
+// keeps its typed ops, or its changes by task (edits.ts), beside the list it made. Positions and
+// spans live in spans.ts.
 //
 // Positions: a todo call sits at its assistant message and tool part; a user edit after the newest
 // surviving message (or, when the adapter gives none, at the newest recorded change); an edit made while
@@ -26,7 +26,7 @@
 // Cost: recording a change costs the size of the list, whatever the length of the session (the newest
 // span's end is kept beside the history), and so does the list before a point among the last RECENT
 // changes (the common undo). Any other point costs a binary search over the spans and the replay of one
-// span (at most MAX_SPAN entries). Reading a stored history checks every span once, so that grows.
+// span (at most MAX_SPAN_ENTRIES). Reading a stored history checks every span once, so that grows.
 
 import { isRecord } from "../list/result.ts"
 import type { Limits, Op, TodoList } from "../list/types.ts"
@@ -47,7 +47,7 @@ import {
   isId,
   isPoint,
   isSpan,
-  MAX_SPAN,
+  MAX_SPAN_ENTRIES,
   MIN_SPAN_CHARS,
   type Point,
   type Pos,
@@ -69,7 +69,7 @@ import {
 // Values are re-exported without `export … from`: the store's child-process build follows imports only.
 export type { DroppedEdit } from "./edits.ts"
 export type { Point }
-export { isPoint, MAX_SPAN }
+export { isPoint }
 
 /**
  * Where a todo tool call happened: its assistant message, its tool part, and the call id the host keeps on
@@ -83,7 +83,7 @@ export interface CallAnchor {
 }
 
 /** A user edit: after the newest surviving message (absent: at the newest recorded change); its ops, if typed. */
-export interface EditAnchor {
+export interface UserEdit {
   readonly after?: string
   readonly ops?: readonly Op[]
 }
@@ -169,7 +169,7 @@ function append(history: ListHistory, at: Pos | undefined, call: string, list: T
   if (tail.pos !== undefined && compare(pos, tail.pos) < 0) pos = tail.pos
   const delta = diffRows(before, after)
   const full =
-    last.e.length >= MAX_SPAN ||
+    last.e.length >= MAX_SPAN_ENTRIES ||
     (last.e.length > 0 && tail.weight >= Math.max(MIN_SPAN_CHARS, SPAN_WEIGHT * tail.checkpoint))
   const entry = full ? encodeEntry(pos, "", "", call, delta) : encodeEntry(pos, tail.m, tail.p, call, delta)
   const next: Span = full ? { l: before, e: [entry] } : { l: last.l, e: [...last.e, entry] }
@@ -259,7 +259,7 @@ export function recordCall(
  * Records the list a user edit left (/todo, the dialog, $EDITOR, import). While reverted it is kept at
  * the revert point, with its `ops` when the edit was typed ops, to be made again on redo.
  */
-export function recordEdit(history: ListHistory, edit: EditAnchor, list: TodoList): Stepped {
+export function recordEdit(history: ListHistory, edit: UserEdit, list: TodoList): Stepped {
   return guarded(history, () => {
     const rev = history.rev
     if (rev !== undefined) {

@@ -34,7 +34,7 @@ export interface Tail {
 }
 
 /** A span takes a new checkpoint after this many entries, so a replay never walks more. */
-export const MAX_SPAN = 256
+export const MAX_SPAN_ENTRIES = 256
 /** ...or once its entries weigh this many times its checkpoint (at least MIN_SPAN_CHARS): deltas never cost much more than checkpoints. */
 export const SPAN_WEIGHT = 8
 export const MIN_SPAN_CHARS = 2048

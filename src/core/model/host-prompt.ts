@@ -167,9 +167,9 @@ const LEFTOVER: Readonly<Partial<Record<PromptFamily, RegExp>>> = {
 }
 
 /** A section or paragraph longer than this is not the passage it looks like: the prompt's layout changed. */
-const MAX_SPAN = 4000
+const MAX_PASSAGE_CHARS = 4000
 
-interface Span {
+interface FoundPassage {
   readonly start: number
   readonly end: number
   readonly match: RegExpExecArray
@@ -178,7 +178,7 @@ interface Span {
 const headingLevel = (line: string): number => /^(#+)\s/.exec(line)?.[1]?.length ?? 0
 
 /** Finds a passage in one text; undefined when its anchor or its shape is not there. */
-function findPassage(text: string, passage: Passage): Span | undefined {
+function findPassage(text: string, passage: Passage): FoundPassage | undefined {
   const lines = text.split("\n")
   let offset = 0
   for (let i = 0; i < lines.length; i++) {
@@ -201,7 +201,7 @@ function findPassage(text: string, passage: Passage): Span | undefined {
         while (last + 1 < lines.length && lines[last + 1]!.trim() !== "") last++
       }
       const end = offset + lines.slice(i, last + 1).join("\n").length
-      if (end - offset > MAX_SPAN) return undefined
+      if (end - offset > MAX_PASSAGE_CHARS) return undefined
       return { start: offset, end, match }
     }
     offset += line.length + 1
@@ -213,7 +213,7 @@ function findPassage(text: string, passage: Passage): Span | undefined {
  * Cuts a passage out without leaving a gap: a section takes the blank lines up to the next heading
  * with it; a line or paragraph standing between blank lines takes one of them.
  */
-function cut(text: string, span: Span, shape: Shape): string {
+function cut(text: string, span: FoundPassage, shape: Shape): string {
   let after = text[span.end] === "\n" ? span.end + 1 : span.end
   if (shape === "section") while (text[after] === "\n") after++
   else if (text.slice(span.start - 2, span.start) === "\n\n" && text[after] === "\n") after++

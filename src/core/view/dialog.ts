@@ -77,7 +77,7 @@ export function phaseHeading(name: string, closed: number, total: number): strin
 }
 
 /** Whether two lists are the same, task for task. */
-export function sameList(a: TodoList, b: TodoList): boolean {
+export function identicalLists(a: TodoList, b: TodoList): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b)
 }
 
@@ -299,7 +299,7 @@ export function importDecision(current: TodoList, incoming: ImportOutcome, path:
         message: `${preview(path)} has no tasks and is not a todo export. Clear the current list (${countsText(current)})?`,
       },
     }
-  if (sameList(current, incoming.value.list))
+  if (identicalLists(current, incoming.value.list))
     return {
       kind: "same",
       toast: { variant: "info", message: `${preview(path)} holds the list as it is; nothing changed.` },
@@ -350,7 +350,7 @@ export function saveDecision(input: {
     | { readonly ok: false; readonly error: string }
 }): SaveDecision {
   const { opened, current, edited } = input
-  const changedMeanwhile = !sameList(current, opened)
+  const changedMeanwhile = !identicalLists(current, opened)
   if (!edited.ok) {
     const line = errorLine(edited.error)
     return {
@@ -362,7 +362,7 @@ export function saveDecision(input: {
       toast: { variant: "error", message: `The list was not changed. ${edited.error}` },
     }
   }
-  if (sameList(edited.value, opened))
+  if (identicalLists(edited.value, opened))
     return {
       kind: "unchanged",
       toast: {
@@ -372,7 +372,7 @@ export function saveDecision(input: {
           : "No changes.",
       },
     }
-  if (sameList(edited.value, current))
+  if (identicalLists(edited.value, current))
     return { kind: "unchanged", toast: { variant: "info", message: "No changes." } }
   if (changedMeanwhile)
     return {
