@@ -1,5 +1,5 @@
 // Build for the two plugin entries the host loads separately: the server plugin (dist/server.mjs,
-// with types) and the TUI plugin (dist/tui.mjs). The TUI entry is JSX for @opentui/solid; the host
+// with types) and the TUI plugin (dist/tui.mjs), plus the OpenCode 2 RPC contract (dist/rpc.mjs). The TUI entry is JSX for @opentui/solid; the host
 // only compiles .tsx outside node_modules, so a published package has to ship it compiled with
 // Solid's universal transform, importing solid-js and @opentui/* from the host at run time.
 // @ts-expect-error: no types installed for babel
@@ -53,7 +53,8 @@ const shared = {
 export default defineConfig([
   {
     ...shared,
-    entry: { server: "src/server/index.ts" },
+    // rpc: the server<->TUI contract on OpenCode 2 (src/shared/v2-rpc.ts), which the host looks for at "./rpc".
+    entry: { server: "src/server/index.ts", rpc: "src/shared/v2-rpc.ts" },
     dts: true,
   },
   {
