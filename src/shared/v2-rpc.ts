@@ -177,7 +177,8 @@ export function decodeChanged(payload: unknown): ChangedEvent | undefined {
 export function decodeReply(payload: unknown): ReplyEvent | undefined {
   const data = dataOf(payload)
   const id = str(data?.sessionID)
-  if (!data || id === undefined || typeof data.text !== "string" || typeof data.ok !== "boolean") return undefined
+  if (!data || id === undefined || typeof data.text !== "string" || typeof data.ok !== "boolean")
+    return undefined
   return { sessionID: id, ok: data.ok, text: data.text }
 }
 
