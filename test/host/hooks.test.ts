@@ -1,18 +1,9 @@
 // The server hooks as the host drives them: what the tracker is told about each hook and event.
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { MARKER, STALE_FAILED_STUB, STALE_RESULT_STUB, STALE_STUB } from "../../src/core/model/prompts.ts"
-import { ALLOW_ALL, type FakeHost, type HostOptions, startHost } from "../fixtures/host.ts"
+import { ALLOW_ALL, type FakeHost, fakeHosts } from "../fixtures/host.ts"
 
-const hosts: FakeHost[] = []
-afterEach(() => {
-  for (const h of hosts.splice(0)) h.cleanup()
-})
-
-async function host(options: HostOptions = {}): Promise<FakeHost> {
-  const h = await startHost(options)
-  hosts.push(h)
-  return h
-}
+const host = fakeHosts()
 
 const MODEL = { providerID: "mock", modelID: "m" }
 const PLAN = { list: [{ phase: "Build", items: ["Write parser", "Test parser"] }] }
@@ -329,8 +320,7 @@ describe("the host's system prompt", () => {
 
   it("leaves the prompt alone with todowrite kept or the key off", async () => {
     for (const options of [{ keepTodowrite: true }, { steerHostPrompt: false }]) {
-      const h = await startHost({ pluginOptions: options })
-      hosts.push(h)
+      const h = await host({ pluginOptions: options })
       expect((await transform(h, "s1"))[0]).toBe(PROMPT)
     }
   })
@@ -387,8 +377,7 @@ describe("toasts", () => {
   })
 
   it("none with toasts: false", async () => {
-    const h = await startHost({ todoJson: { toasts: false } })
-    hosts.push(h)
+    const h = await host({ todoJson: { toasts: false } })
     await h.event("session.created", { info: { id: "s1" } })
     await prompt(h, "s1", "Fix the parser")
     await h.call("s1", PLAN)

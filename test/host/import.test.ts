@@ -8,7 +8,7 @@ import { parseCommand } from "../../src/core/list/command.ts"
 import { importMarkdown } from "../../src/core/list/import.ts"
 import { renderMarkdown } from "../../src/core/list/markdown.ts"
 import { DEFAULT_LIMITS } from "../../src/core/list/types.ts"
-import { startHost } from "../fixtures/host.ts"
+import { fakeHosts } from "../fixtures/host.ts"
 import { phase, task } from "../fixtures/lists.ts"
 
 const md = (...lines: string[]) => lines.join("\n")
@@ -156,35 +156,29 @@ describe("/todo import --force", () => {
   })
 })
 
+const host = fakeHosts()
+
 describe("/todo import through the plugin", () => {
   it("refuses a title-only file without --force and never quotes a foreign file to the model", async () => {
-    const h = await startHost()
-    try {
-      await h.call("s", { list: [{ phase: "A", items: ["keep me"] }] })
-      writeFileSync(join(h.project, "TODO.md"), "# Todo\n")
-      const refused = await h.command("s", "import")
-      expect(refused).toContain("importing it would clear the list")
-      expect((await h.store.read("s")).list).toHaveLength(1)
-      await h.command("s", "import --force")
-      expect((await h.store.read("s")).list).toEqual([])
+    const h = await host()
+    await h.call("s", { list: [{ phase: "A", items: ["keep me"] }] })
+    writeFileSync(join(h.project, "TODO.md"), "# Todo\n")
+    const refused = await h.command("s", "import")
+    expect(refused).toContain("importing it would clear the list")
+    expect((await h.store.read("s")).list).toHaveLength(1)
+    await h.command("s", "import --force")
+    expect((await h.store.read("s")).list).toEqual([])
 
-      writeFileSync(join(h.project, ".env"), "TOKEN=SECRET123\n")
-      const reply = await h.command("s", "import .env")
-      expect(reply).toContain("Line 1: expected")
-      expect(reply).not.toContain("SECRET123")
-    } finally {
-      h.cleanup()
-    }
+    writeFileSync(join(h.project, ".env"), "TOKEN=SECRET123\n")
+    const reply = await h.command("s", "import .env")
+    expect(reply).toContain("Line 1: expected")
+    expect(reply).not.toContain("SECRET123")
   })
 })
 
 describe("a project todo.json that turns the plugin off", () => {
   it("is named once in the log", async () => {
-    const h = await startHost({ todoJson: { enabled: false } })
-    try {
-      expect(h.logs).toEqual(["info: project todo.json sets enabled to false; the plugin is off."])
-    } finally {
-      h.cleanup()
-    }
+    const h = await host({ todoJson: { enabled: false } })
+    expect(h.logs).toEqual(["info: project todo.json sets enabled to false; the plugin is off."])
   })
 })

@@ -2,7 +2,7 @@
 // from elsewhere once, the model hears of it only when it must, and a slow or hostile host changes nothing.
 
 import { mkdirSync, renameSync, writeFileSync } from "node:fs"
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { historyFrom, recordCall, recordEdit } from "../../src/core/history/history.ts"
 import type { TodoList } from "../../src/core/list/types.ts"
 import { MARKER } from "../../src/core/model/prompts.ts"
@@ -10,18 +10,10 @@ import { CARRIED_LIST_VERSION, COMMAND_PART_KEY } from "../../src/core/view/tui-
 import { originFinder } from "../../src/server/origin.ts"
 import type { Client } from "../../src/server/output.ts"
 import { GOOD_KEPT } from "../../src/store/store.ts"
-import { type FakeHost, startHost } from "../fixtures/host.ts"
+import { type FakeHost, fakeHosts } from "../fixtures/host.ts"
 import { OPEN_SAMPLE, phase, task } from "../fixtures/lists.ts"
 
-const hosts: FakeHost[] = []
-afterEach(() => {
-  for (const h of hosts.splice(0)) h.cleanup()
-})
-async function host(): Promise<FakeHost> {
-  const h = await startHost()
-  hosts.push(h)
-  return h
-}
+const host = fakeHosts()
 
 const MODEL = { providerID: "mock", modelID: "m" }
 const LATER: TodoList = [phase("Build", task("Write parser", "completed"), task("Add tests", "in_progress"))]

@@ -3,25 +3,18 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import type { Hooks } from "@opencode-ai/plugin"
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { DEFAULT_LIMITS } from "../../src/core/list/types.ts"
 import { MARKER } from "../../src/core/model/prompts.ts"
 import { replaceFromMarkdown } from "../../src/shared/user-edits.ts"
-import { type FakeHost, type HostOptions, startHost } from "../fixtures/host.ts"
+import { type FakeHost, fakeHosts, type HostOptions } from "../fixtures/host.ts"
 
 const MODEL = { providerID: "mock", modelID: "m" }
 type Obj = Record<string, unknown>
 
-const hosts: FakeHost[] = []
-afterEach(() => {
-  for (const h of hosts.splice(0)) h.cleanup()
-})
-
-async function boot(pluginOptions?: Obj, options: HostOptions = {}): Promise<FakeHost> {
-  const h = await startHost({ ...options, ...(pluginOptions ? { pluginOptions } : {}) })
-  hosts.push(h)
-  return h
-}
+const host = fakeHosts()
+const boot = (pluginOptions?: Obj, options: HostOptions = {}): Promise<FakeHost> =>
+  host({ ...options, ...(pluginOptions ? { pluginOptions } : {}) })
 
 const storeFile = (h: FakeHost, session: string) => join(h.storeDir, `${session}.json`)
 const ctx = (sessionID: string, callID = "c1") =>

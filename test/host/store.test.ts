@@ -10,13 +10,12 @@ import { parseSnapshot } from "../../src/core/list/parse.ts"
 import { DEFAULT_LIMITS } from "../../src/core/list/types.ts"
 import { runUserOps } from "../../src/shared/user-edits.ts"
 import { createStore, LIST_BUSY } from "../../src/store/store.ts"
-import { type FakeHost, startHost } from "../fixtures/host.ts"
+import { fakeHosts } from "../fixtures/host.ts"
 
-const hosts: FakeHost[] = []
+const host = fakeHosts()
 const children: ChildProcess[] = []
 const dirs: string[] = []
 afterEach(async () => {
-  for (const h of hosts.splice(0)) h.cleanup()
   for (const child of children.splice(0)) child.kill("SIGKILL")
   for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true })
 })
@@ -33,8 +32,7 @@ async function holdLock(file: string): Promise<void> {
 
 describe("through the server plugin", () => {
   it("an unusable store folder is a toast once; when it works again the memory list is saved and that is a toast too", async () => {
-    const h = await startHost()
-    hosts.push(h)
+    const h = await host()
     // A regular file where the store's folder should be: every write fails with ENOTDIR.
     await mkdir(dirname(h.storeDir), { recursive: true })
     await writeFile(h.storeDir, "")
@@ -62,8 +60,7 @@ describe("through the server plugin", () => {
   })
 
   it("a tool call on a list a live process holds too long answers busy and changes nothing", async () => {
-    const h = await startHost()
-    hosts.push(h)
+    const h = await host()
     expect((await h.call("ses_1", PLAN)).ok).toBe(true)
     const file = join(h.storeDir, "ses_1.json")
     const before = await readFile(file, "utf8")

@@ -1,17 +1,14 @@
 // The server hooks under the host's /undo and /redo, driven in the order the 1.18 host sends its events: the
 // list the server uses (the todo tool, /todo, the texts it sends the model) follows each revert at once, a redo
 // brings the newest list back, and the next prompt commits the undo for good.
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { listAt } from "../../src/core/history/history.ts"
 import { DEFAULT_LIMITS } from "../../src/core/list/types.ts"
 import { runUserOps } from "../../src/shared/user-edits.ts"
 import { historyOf } from "../../src/store/record.ts"
-import { ALLOW_ALL, type FakeHost, startHost } from "../fixtures/host.ts"
+import { ALLOW_ALL, type FakeHost, fakeHosts } from "../fixtures/host.ts"
 
-const hosts: FakeHost[] = []
-afterEach(() => {
-  for (const h of hosts.splice(0)) h.cleanup()
-})
+const host = fakeHosts()
 
 const MODEL = { providerID: "mock", modelID: "m" }
 const S = "ses_undo"
@@ -72,8 +69,7 @@ class Conversation {
 }
 
 async function started(): Promise<Conversation> {
-  const h = await startHost()
-  hosts.push(h)
+  const h = await host()
   await h.event("session.created", { info: { id: S } })
   return new Conversation(h)
 }
@@ -233,13 +229,12 @@ describe("events are followed in the order the host sends them", () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve
     })
-    const h = await startHost({
+    const h = await host({
       agents: async () => {
         await gate
         return { data: [{ name: "build", permission: [ALLOW_ALL] }] }
       },
     })
-    hosts.push(h)
     await h.event("session.created", { info: { id: S } })
     const c = new Conversation(h)
     const plan = [{ op: "init" as const, list: [{ phase: "Build", items: ["Write parser", "Ship it"] }] }]

@@ -4,13 +4,13 @@
 
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { join, relative } from "node:path"
-import { afterEach, describe, expect, it, vi } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { isTodoExport, renderMarkdown } from "../../src/core/list/markdown.ts"
 import { checkList } from "../../src/core/list/queries.ts"
 import { DEFAULT_LIMITS, type Op, type TodoList } from "../../src/core/list/types.ts"
 import { exportList, readImport, resolveProjectPath, runUserOps } from "../../src/shared/user-edits.ts"
 import { fileName } from "../../src/store/files.ts"
-import { type FakeHost, startHost } from "../fixtures/host.ts"
+import { fakeHosts } from "../fixtures/host.ts"
 
 // A pass-through of node:fs/promises that can run one job right before the first stat of a record that
 // follows a write of it: the exact moment another process's write would race the server's change marker.
@@ -36,15 +36,7 @@ vi.mock("node:fs/promises", async (importOriginal) => {
   return { ...real, default: { ...real, rename, stat }, rename, stat }
 })
 
-const hosts: FakeHost[] = []
-afterEach(() => {
-  for (const h of hosts.splice(0)) h.cleanup()
-})
-async function host(options?: Parameters<typeof startHost>[0]): Promise<FakeHost> {
-  const h = await startHost(options)
-  hosts.push(h)
-  return h
-}
+const host = fakeHosts()
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 const texts = (list: TodoList) => list.flatMap((p) => p.tasks.map((t) => t.text))

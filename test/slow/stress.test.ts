@@ -20,12 +20,9 @@ import {
   sidebarModel,
 } from "../../src/core/view/sidebar.ts"
 import { runUserOps } from "../../src/shared/user-edits.ts"
-import { type FakeHost, startHost } from "../fixtures/host.ts"
+import { type FakeHost, fakeHosts } from "../fixtures/host.ts"
 
-const hosts: FakeHost[] = []
-afterAll(() => {
-  for (const h of hosts) h.cleanup()
-})
+const host = fakeHosts(afterAll)
 
 // ---- a long session through the hooks ---------------------------------------------------------------
 
@@ -149,8 +146,7 @@ async function startSession(h: FakeHost, sessionID: string, size: number) {
 
 describe("a session of 10,000 messages", () => {
   it("stays correct: one reminder per idle with open work, none twice, notices delivered once", async () => {
-    const h = await startHost()
-    hosts.push(h)
+    const h = await host()
     const long = await startSession(h, "ses_stress_10000", 10_000)
     expect(long.turns).toBe(5_000)
     // Every turn ended idle with open work and no question: exactly one reminder each, nothing else injected.
