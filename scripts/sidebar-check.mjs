@@ -13,30 +13,14 @@
 // the revert point with no model request (the delay is measured, at most 5 s), then the newest list.
 // Asserts on the sidebar's own columns. Exits non-zero on failure, after cleaning up.
 // Run `npm run build` first (package script: `npm run sidebar-check`).
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs"
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { freePort, makeApi } from "./lib/host.mjs"
 import { startMockModel } from "./lib/mock-model.mjs"
 import { createReport } from "./lib/report.mjs"
-import {
-  hasTmux,
-  SERVER_ENTRY,
-  screenText,
-  sidebarBlock,
-  startTui,
-  TUI_ENTRY,
-  todoConversation,
-} from "./lib/tui.mjs"
+import { hasTmux, SERVER_ENTRY, screenText, startTui, TUI_ENTRY, todoConversation } from "./lib/tui.mjs"
+import { compactRow, glyphColor, tuiScreen } from "./lib/tui-screen.mjs"
 import { sleep } from "./lib/wait.mjs"
 
 const started = Date.now()
@@ -85,63 +69,22 @@ async function cleanup() {
   rmSync(scratch, { recursive: true, force: true })
 }
 
-/** The Todo block of the sidebar on a screen, or undefined. */
-function todoBlock(screen) {
-  return sidebarBlock(tui.sidebar(screen), "Todo") ?? undefined
-}
-
-function blockHas(pattern) {
-  return (screen) => {
-    const block = todoBlock(screen)
-    return Boolean(block && pattern.test(block.lines.join("\n")))
-  }
-}
-
-/** fg colour of the first non-blank cell of the row whose text contains `text`. */
-function glyphColor(block, text) {
-  const row = block.rows.find((r) => r.text.includes(text))
-  const cell = row?.cells.find((c) => c.ch.trim() !== "")
-  return cell?.fg
-}
-
-/** The compact line: the last non-blank screen row when it reads "<glyph> … · n/m". */
-function compactRow(screen) {
-  for (let y = screen.rows - 1; y >= 0; y--) {
-    const text = screen.text[y].trimEnd()
-    if (text.trim() === "") continue
-    return /^\s*[▶○⊘✓] .*(· )?\d+\/\d+/.test(text) ? { y, text } : undefined
-  }
-  return undefined
-}
-
-function compactHas(pattern) {
-  return (screen) => {
-    const row = compactRow(screen)
-    return Boolean(row && pattern.test(row.text))
-  }
-}
-
-/** Resizes the terminal; the TUI repaints on its own. */
-async function resize(cols) {
-  tui.tmux("resize-window", "-t", tui.target, "-x", String(cols), "-y", "50")
-  await sleep(500)
-}
-
-/**
- * Brings the sidebar to the wanted state with ctrl+x b when it differs (the host remembers a hidden
- * sidebar across widths, and an opened one even below 121 columns, as an overlay); resolves with the screen.
- */
-async function sidebarState(shown) {
-  const now = await tui.settle({ settleMs: 700 })
-  const compact = compactRow(now) !== undefined
-  if (compact !== shown) return now
-  tui.press("C-x", "b")
-  return tui.waitFor((s) => (compactRow(s) === undefined) === shown, { timeoutMs: 10_000 })
-}
-
 const MAX_COMPACT_DELAY_MS = 5000
 const compactDelays = []
 const MAX_REVERT_DELAY_MS = 5000
+
+const {
+  todoBlock,
+  blockHas,
+  compactHas,
+  resize,
+  sidebarState,
+  openTodo,
+  typeTodo,
+  pick,
+  openEntry,
+  storedRecord,
+} = tuiScreen(() => tui)
 
 let sidebarCapture = ""
 let sidebarFinal = ""
@@ -845,55 +788,4 @@ async function revertRound() {
     model.requests.length === before,
     `${model.requests.length - before} requests`,
   )
-}
-
-/** Types `/todo`, waits for the autocomplete, presses Enter; resolves with the dialog's screen. */
-async function openTodo() {
-  tui.type("/todo")
-  await tui.waitFor((s) => s.text.filter((l) => /\/todo(\s|$)/.test(l)).length >= 2, { timeoutMs: 15_000 })
-  await sleep(300)
-  tui.press("Enter")
-  return tui.waitFor(/Append a task…[\s\S]*Import from TODO\.md…/, { timeoutMs: 15_000 })
-}
-
-/**
- * Types `/todo <rest>` the way a person does (the name, a pause, a space, a pause, then the rest: in
- * a burst the autocomplete's hide path eats the slash word), waits until it shows, presses Enter; resolves with the time of Enter.
- */
-async function typeTodo(rest, { started = false } = {}) {
-  if (!started) {
-    tui.type("/todo")
-    await sleep(600)
-  }
-  tui.type(" ")
-  await sleep(600)
-  tui.type(rest)
-  await tui.waitFor(new RegExp(`/todo ${rest.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`), { timeoutMs: 20_000 })
-  await sleep(300)
-  const at = Date.now()
-  tui.press("Enter")
-  return at
-}
-
-/** Types into a dialog's filter and presses Enter on the first match; resolves with the time of Enter. */
-async function pick(text) {
-  tui.type(text)
-  await sleep(600)
-  const at = Date.now()
-  tui.press("Enter")
-  return at
-}
-
-/** Opens /todo and picks a list entry by its title. */
-async function openEntry(title) {
-  await openTodo()
-  await pick(title)
-}
-
-/** The stored record of the (only) session, parsed; undefined when none. */
-function storedRecord() {
-  const dir = join(tui.dirs.xdgData, "opencode", "plugin", "todo")
-  if (!existsSync(dir)) return undefined
-  const file = readdirSync(dir).find((f) => f.endsWith(".json"))
-  return file ? JSON.parse(readFileSync(join(dir, file), "utf8")) : undefined
 }

@@ -1,13 +1,19 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { executeOps } from "../../src/core/list/execute.ts"
 import { importMarkdown } from "../../src/core/list/import.ts"
 import { parseMarkdown, renderMarkdown } from "../../src/core/list/markdown.ts"
+import { appendPhase } from "../../src/core/list/queries.ts"
 import type { TodoList } from "../../src/core/list/types.ts"
 import { DEFAULT_LIMITS, STATUSES } from "../../src/core/list/types.ts"
 import {
+  actionOp,
   changeToast,
   copyConfirmation,
+  countsText,
   DIALOG_ROW_WIDTH,
+  editorCommand,
+  errorLine,
   importDecision,
   LIST_CATEGORY,
   MENU,
@@ -15,6 +21,7 @@ import {
   mainTitle,
   phaseHeading,
   saveDecision,
+  taskActions,
   taskEntries,
 } from "../../src/core/view/dialog.ts"
 import { displayWidth } from "../../src/core/view/sidebar.ts"
@@ -226,5 +233,117 @@ describe("copy", () => {
     const c = copyConfirmation(opened)
     expect(c.title).toBe("Sent to the terminal clipboard (OSC 52)")
     expect(c.message).toMatch(/^2 tasks as Markdown\. .*Show the Markdown/)
+  })
+})
+
+const entriesSample: TodoList = [
+  phase("Design", task("Sketch the data model", "completed"), task("Write the parser", "in_progress")),
+  phase(
+    "Build",
+    task("Wire the sidebar"),
+    task("Add the dialog", "blocked", "needs review"),
+    task("Old idea", "abandoned"),
+  ),
+]
+
+describe("dialog entries", () => {
+  it("lists every task in order under its phase, with its status or blocker", () => {
+    expect(taskEntries(entriesSample)).toEqual([
+      {
+        title: "✓ Sketch the data model",
+        text: "Sketch the data model",
+        status: "completed",
+        category: "Design 1/2",
+        description: "done",
+      },
+      {
+        title: "▶ Write the parser",
+        text: "Write the parser",
+        status: "in_progress",
+        category: "Design 1/2",
+        description: "in progress",
+      },
+      {
+        title: "○ Wire the sidebar",
+        text: "Wire the sidebar",
+        status: "pending",
+        category: "Build 1/3",
+        description: "pending",
+      },
+      {
+        title: "⊘ Add the dialog",
+        text: "Add the dialog",
+        status: "blocked",
+        category: "Build 1/3",
+        description: "blocked: needs review",
+      },
+      {
+        title: "✗ Old idea",
+        text: "Old idea",
+        status: "abandoned",
+        category: "Build 1/3",
+        description: "dropped",
+      },
+    ])
+  })
+
+  it("summarises counts", () => {
+    expect(countsText(entriesSample)).toBe("2/5 done, 1 blocked")
+    expect(countsText([])).toBe("empty")
+    expect(countsText([phase("Empty")])).toBe("empty")
+  })
+
+  it("offers per status only actions the engine accepts", () => {
+    expect(taskActions("pending").map((a) => a.action)).toEqual(["start", "done", "block", "drop", "rm"])
+    expect(taskActions("in_progress").map((a) => a.action)).toEqual(["done", "block", "drop", "rm"])
+    expect(taskActions("blocked").map((a) => a.action)).toEqual([
+      "unblock",
+      "start",
+      "done",
+      "block",
+      "drop",
+      "rm",
+    ])
+    expect(taskActions("completed").map((a) => a.action)).toEqual(["start", "rm"])
+    expect(taskActions("abandoned").map((a) => a.action)).toEqual(["start", "done", "rm"])
+    for (const status of STATUSES) {
+      const list: TodoList = [
+        phase("P", task("other", "in_progress"), task("t", status, status === "blocked" ? "why" : undefined)),
+      ]
+      for (const { action } of taskActions(status)) {
+        const result = executeOps(list, [actionOp(action, "t", "because")], DEFAULT_LIMITS)
+        expect(result.ok, `${action} on ${status}`).toBe(true)
+      }
+    }
+  })
+
+  it("builds ops for actions, with a trimmed reason or none", () => {
+    expect(actionOp("done", "t")).toEqual({ op: "done", target: { kind: "task", text: "t" } })
+    expect(actionOp("block", "t", "  waiting  ")).toEqual({
+      op: "block",
+      target: { kind: "task", text: "t" },
+      reason: "waiting",
+    })
+    expect(actionOp("block", "t", "   ")).toEqual({ op: "block", target: { kind: "task", text: "t" } })
+    expect(actionOp("rm", "t")).toEqual({ op: "rm", target: { kind: "task", text: "t" } })
+  })
+
+  it("appends to the phase in progress, else the last one", () => {
+    expect(appendPhase(entriesSample)).toBe("Design")
+    expect(appendPhase([phase("A", task("a")), phase("B", task("b"))])).toBe("B")
+    expect(appendPhase([])).toBe("Tasks")
+  })
+})
+
+describe("small parsers", () => {
+  it("reads the line a Markdown error names", () => {
+    expect(errorLine('Line 12: unknown status mark "[?]"')).toBe(12)
+    expect(errorLine("Too many tasks")).toBeUndefined()
+  })
+
+  it("picks $VISUAL, then $EDITOR, then vi, split on spaces", () => {
+    expect(editorCommand({ VISUAL: "code --wait", EDITOR: "nano" })).toEqual(["code", "--wait"])
+    expect(editorCommand({ VISUAL: "  ", EDITOR: "nano -w" })).toEqual(["nano", "-w"])
+    expect(editorCommand({})).toEqual(["vi"])
   })
 })

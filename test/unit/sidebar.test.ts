@@ -6,8 +6,13 @@ import { OPEN, STATUSES } from "../../src/core/list/types.ts"
 import { STATUS_GLYPHS } from "../../src/core/list/words.ts"
 import {
   buildSidebarView,
+  clipSegments,
+  displayWidth,
+  lineText,
+  SIDEBAR_WIDTH,
   type SidebarRow,
   type SidebarView,
+  sidebarModel,
   sidebarText,
 } from "../../src/core/view/sidebar.ts"
 import { deepFreeze, phase, task } from "../fixtures/lists.ts"
@@ -458,3 +463,109 @@ function checkBlocks(list: TodoList, rows: readonly SidebarRow[]): void {
   } else expect(rest).toStrictEqual([])
   expect(firstVisible).toBeGreaterThanOrEqual(0)
 }
+
+const painted: TodoList = [
+  phase("Design", task("Sketch the data model", "completed"), task("Write the parser", "in_progress")),
+  phase(
+    "Build",
+    task("Wire the sidebar"),
+    task("Add the dialog", "blocked", "needs review"),
+    task("Old idea", "abandoned"),
+  ),
+]
+
+const texts = (list: TodoList, maxRows = 14, width = SIDEBAR_WIDTH) =>
+  sidebarModel(list, { maxRows, width })!.map(lineText)
+
+describe("sidebarModel", () => {
+  it("is undefined for an empty list", () => {
+    expect(sidebarModel([], { maxRows: 10 })).toBeUndefined()
+  })
+
+  it("shows the header, phases with counts, and open tasks with glyphs and blockers", () => {
+    expect(texts(painted)).toEqual([
+      "Todo  2/5 done, 1 blocked",
+      "Design 1/2",
+      "  ▶ Write the parser",
+      "Build 1/3",
+      "  ○ Wire the sidebar",
+      "  ⊘ Add the dialog — needs review",
+    ])
+  })
+
+  it("gives each status its own tone, the blocker muted and the header's blocked count as an error", () => {
+    const lines = sidebarModel(painted, { maxRows: 14 })!
+    expect(lines[0]!.segments).toEqual([
+      { text: "Todo", tone: "title" },
+      { text: "  2/5 done", tone: "muted" },
+      { text: ", 1 blocked", tone: "error" },
+    ])
+    expect(lines[2]!.segments).toEqual([{ text: "  ▶ Write the parser", tone: "in_progress" }])
+    expect(lines[4]!.segments).toEqual([{ text: "  ○ Wire the sidebar", tone: "pending" }])
+    expect(lines[5]!.segments).toEqual([
+      { text: "  ⊘ Add the dialog", tone: "blocked" },
+      { text: " — needs review", tone: "muted" },
+    ])
+  })
+
+  it("marks the active phase in the text tone and the others muted", () => {
+    const lines = sidebarModel(painted, { maxRows: 14 })!
+    expect(lines[1]!.segments[0]).toEqual({ text: "Design", tone: "text" })
+    expect(lines[3]!.segments[0]).toEqual({ text: "Build", tone: "muted" })
+  })
+
+  it("keeps within the row budget and says what it hides", () => {
+    const many: TodoList = [phase("Work", ...["a", "b", "c", "d", "e", "f"].map((t) => task(t)))]
+    const lines = texts(many, 5)
+    expect(lines).toEqual(["Todo  0/6 done", "Work 0/6", "  ○ a", "  ○ b", "    … 4 more"])
+    expect(lines).toHaveLength(5)
+  })
+
+  it("cuts long rows to the width with an ellipsis", () => {
+    const long: TodoList = [phase("P", task("x".repeat(60), "in_progress"))]
+    const row = sidebarModel(long, { maxRows: 14, width: 20 })![2]!
+    expect(lineText(row)).toBe(`  ▶ ${"x".repeat(15)}…`)
+    expect(displayWidth(lineText(row))).toBe(20)
+    expect(row.segments).toEqual([{ text: `  ▶ ${"x".repeat(15)}…`, tone: "in_progress" }])
+  })
+
+  it("counts wide characters as two columns", () => {
+    const wide: TodoList = [phase("P", task("漢字漢字漢字漢字漢字漢字", "in_progress"))]
+    const row = lineText(sidebarModel(wide, { maxRows: 14, width: 12 })![2]!)
+    expect(row).toBe("  ▶ 漢字漢…")
+    expect(displayWidth(row)).toBeLessThanOrEqual(12)
+  })
+})
+
+describe("clipSegments", () => {
+  it("leaves fitting segments alone, dropping empty ones", () => {
+    expect(
+      clipSegments(
+        [
+          { text: "ab", tone: "text" },
+          { text: "", tone: "muted" },
+        ],
+        5,
+      ),
+    ).toEqual([{ text: "ab", tone: "text" }])
+  })
+
+  it("ends the cut in the tone of the segment it falls in", () => {
+    expect(
+      clipSegments(
+        [
+          { text: "abc", tone: "text" },
+          { text: " defgh", tone: "muted" },
+        ],
+        6,
+      ),
+    ).toEqual([
+      { text: "abc", tone: "text" },
+      { text: " d…", tone: "muted" },
+    ])
+  })
+
+  it("trims the space before the ellipsis", () => {
+    expect(clipSegments([{ text: "abcd efgh", tone: "text" }], 6)).toEqual([{ text: "abcd…", tone: "text" }])
+  })
+})
