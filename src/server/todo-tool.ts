@@ -11,7 +11,7 @@ import { isRecord } from "../core/list/result.ts"
 import { OP_NAMES, type OpName, type TodoList } from "../core/list/types.ts"
 import { TODO_TOOL } from "../core/list/words.ts"
 import { formatOutcome } from "../core/model/format.ts"
-import { ARG_DESCRIPTIONS, TOOL_DESCRIPTION } from "../core/model/prompts.ts"
+import { TOOL_DESCRIPTION } from "../core/model/prompts.ts"
 import { todoRefusal } from "../core/session/session.ts"
 import { listToasts } from "../core/session/toasts.ts"
 import { CARRIED_LIST_VERSION } from "../core/view/tui-protocol.ts"
@@ -50,17 +50,19 @@ const phaseSpec = z.object({ phase: z.string(), items: itemsField })
  * The tool's argument schema, as lean as the model can still use it: it rides on every request.
  * Every field is optional so that a call without `op` reaches the core, which infers the op or
  * explains the accepted shapes; the host does not validate arguments and the core checks them all,
- * so `ops` entries are left open (the tool description names their fields) and fields the
- * description explains carry no description of their own.
+ * so `ops` entries are left open. The tool description says which op takes which field, so no field
+ * carries a description of its own (tool-text.test.ts holds the two together).
  */
 export const toolArgs = {
   op: z.enum(OP_NAMES as [OpName, ...OpName[]]).optional(),
   task: z.string().optional(),
   phase: z.string().optional(),
-  reason: z.string().optional().describe(ARG_DESCRIPTIONS.reason),
+  reason: z.string().optional(),
   items: itemsField.optional(),
-  list: z.array(phaseSpec).optional().describe(ARG_DESCRIPTIONS.list),
-  ops: z.array(z.unknown()).optional().describe(ARG_DESCRIPTIONS.ops),
+  after: z.string().optional(),
+  to: z.string().optional(),
+  list: z.array(phaseSpec).optional(),
+  ops: z.array(z.unknown()).optional(),
 }
 
 export function todoTool(deps: {

@@ -20,6 +20,7 @@ import {
   overwriteConfirmation,
   REPLACE_HEADLINES,
   removeConfirmation,
+  renamePrompt,
   type TaskAction,
   taskActions,
 } from "../core/view/dialog.ts"
@@ -100,6 +101,22 @@ async function runTaskAction(
         placeholder="Reason (optional)"
         value={blocker ?? ""}
         onConfirm={(reason) => safely(shell, applyOps(shell, session, [actionOp("block", text, reason)]))}
+        onCancel={() => closeDialog(shell)}
+      />
+    ))
+    return
+  }
+  if (action === "rename") {
+    api.ui.dialog.replace(() => (
+      <api.ui.DialogPrompt
+        title={renamePrompt(text)}
+        placeholder="The new text"
+        value={text}
+        onConfirm={(to) => {
+          if (to.trim() && to.trim() !== text)
+            return safely(shell, applyOps(shell, session, [actionOp("rename", text, to)]))
+          closeDialog(shell)
+        }}
         onCancel={() => closeDialog(shell)}
       />
     ))

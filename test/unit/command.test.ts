@@ -212,6 +212,41 @@ describe("parseCommand", () => {
       },
     })
   })
+  it("parses a drop reason after --, and drop with only a reason drops everything", () => {
+    expect(parseCommand("drop Tag -- the changelog is generated", list)).toEqual({
+      ok: true,
+      value: {
+        kind: "ops",
+        verb: "drop",
+        ops: [
+          { op: "drop", target: { kind: "task", text: "Tag release" }, reason: "the changelog is generated" },
+        ],
+      },
+    })
+    expect(parseCommand("drop -- out of scope", list)).toMatchObject({
+      ok: true,
+      value: { ops: [{ op: "drop", target: { kind: "all" }, reason: "out of scope" }] },
+    })
+  })
+  it("parses rename of a task or a phase, the new text after --", () => {
+    expect(parseCommand("rename wire -- Wire the CLI flags", list)).toEqual({
+      ok: true,
+      value: {
+        kind: "ops",
+        verb: "rename",
+        ops: [{ op: "rename", target: { kind: "task", text: "Wire CLI" }, to: "Wire the CLI flags" }],
+      },
+    })
+    expect(parseCommand('rename "Ship it" -- Release', list)).toMatchObject({
+      ok: true,
+      value: { ops: [{ op: "rename", target: { kind: "phase", name: "Ship it" }, to: "Release" }] },
+    })
+    for (const input of ["rename wire", "rename -- New", "rename wire --"])
+      expect(parseCommand(input, list)).toEqual({
+        ok: false,
+        error: "rename needs a name and the new text: /todo rename <task|phase> -- <new text>",
+      })
+  })
   it("parses export paths and --force", () => {
     expect(parseCommand("export docs/PLAN.md --force", list)).toEqual({
       ok: true,

@@ -294,18 +294,26 @@ describe("dialog entries", () => {
   })
 
   it("offers per status only actions the engine accepts", () => {
-    expect(taskActions("pending").map((a) => a.action)).toEqual(["start", "done", "block", "drop", "rm"])
-    expect(taskActions("in_progress").map((a) => a.action)).toEqual(["done", "block", "drop", "rm"])
+    expect(taskActions("pending").map((a) => a.action)).toEqual([
+      "start",
+      "done",
+      "block",
+      "drop",
+      "rename",
+      "rm",
+    ])
+    expect(taskActions("in_progress").map((a) => a.action)).toEqual(["done", "block", "drop", "rename", "rm"])
     expect(taskActions("blocked").map((a) => a.action)).toEqual([
       "unblock",
       "start",
       "done",
       "block",
       "drop",
+      "rename",
       "rm",
     ])
-    expect(taskActions("completed").map((a) => a.action)).toEqual(["start", "rm"])
-    expect(taskActions("abandoned").map((a) => a.action)).toEqual(["start", "done", "rm"])
+    expect(taskActions("completed").map((a) => a.action)).toEqual(["start", "rename", "rm"])
+    expect(taskActions("abandoned").map((a) => a.action)).toEqual(["start", "done", "rename", "rm"])
     for (const status of STATUSES) {
       const list: TodoList = [
         phase("P", task("other", "in_progress"), task("t", status, status === "blocked" ? "why" : undefined)),
@@ -326,6 +334,11 @@ describe("dialog entries", () => {
     })
     expect(actionOp("block", "t", "   ")).toEqual({ op: "block", target: { kind: "task", text: "t" } })
     expect(actionOp("rm", "t")).toEqual({ op: "rm", target: { kind: "task", text: "t" } })
+    expect(actionOp("rename", "t", " t2 ")).toEqual({
+      op: "rename",
+      target: { kind: "task", text: "t" },
+      to: "t2",
+    })
   })
 
   it("appends to the phase in progress, else the last one", () => {

@@ -65,4 +65,28 @@ describe("diffLists", () => {
     const b: TodoList = [{ name: "P", tasks: [{ text: "T", status: "blocked", blocker: "two" }] }]
     expect(diffLists(a, b).lines).toEqual(['blocked "T" ("two")'])
   })
+
+  it("reads a task or a phase with a new text in the same place as a rename, and a drop's reason", () => {
+    const after: TodoList = [
+      {
+        name: "Make",
+        tasks: [
+          { text: "Parser", status: "in_progress" },
+          { text: "Tests", status: "pending" },
+          { text: "Old idea", status: "pending" },
+        ],
+      },
+      { name: "Legacy", tasks: [{ text: "Port the shim", status: "pending" }] },
+    ]
+    expect(diffLists(before, after)).toEqual({
+      lines: ['renamed phase "Build" to "Make"', 'renamed "Port shim" to "Port the shim"'],
+      removed: [],
+      removedPhases: [],
+    })
+    const dropped: TodoList = [
+      before[0]!,
+      { name: "Legacy", tasks: [{ text: "Port shim", status: "abandoned", blocker: "no longer shipped" }] },
+    ]
+    expect(diffLists(before, dropped).lines).toEqual(['dropped "Port shim" ("no longer shipped")'])
+  })
 })

@@ -34,6 +34,7 @@ const OP_CHOICES = [
   "unblock",
   "rm",
   "append",
+  "rename",
   "view",
   "",
   "finish",
@@ -93,6 +94,11 @@ function rawOp(step: Step, list: TodoList): Record<string, unknown> {
           : undefined
   if (phase !== undefined) raw.phase = phase
   if (step.reason !== undefined) raw.reason = step.reason
+  // rename's new text and append's task to insert after, drawn like a task.
+  if (step.op === "rename")
+    raw.to = step.pick % 3 === 0 ? step.random : WORDS[(step.pick >> 2) % WORDS.length]
+  if (step.op === "append" && step.pick % 2 === 1 && all.length > 0)
+    raw.after = all[(step.pick >> 1) % all.length]
   // Items drawn partly from the list exercise duplicate rejection.
   const items =
     step.itemsFromList && all.length > 0 ? [...step.items, all[step.pick % all.length]!] : step.items
@@ -141,7 +147,8 @@ function checkInvariants(list: TodoList, limits: Limits): void {
   expect(new Set(all.map((task) => task.text)).size).toBe(all.length)
   expect(checkList(list, limits)).toBeUndefined()
   if (all.some((task) => task.status === "pending")) expect(running).toBe(1)
-  for (const task of all) if (task.status !== "blocked") expect("blocker" in task).toBe(false)
+  for (const task of all)
+    if (task.status !== "blocked" && task.status !== "abandoned") expect("blocker" in task).toBe(false)
 }
 
 /**
@@ -166,6 +173,18 @@ function checkAutoChanges(before: TodoList, after: TodoList, changes: readonly C
       }
     } else if (change.kind === "added") {
       for (const text of change.tasks) current.set(text, "pending")
+    } else if (change.kind === "renamed") {
+      if (change.what === "task") {
+        const status = current.get(change.from)
+        expect(status).toBeDefined()
+        current.delete(change.from)
+        current.set(change.to, status!)
+        if (was.has(change.from)) {
+          was.set(change.to, was.get(change.from)!)
+          was.delete(change.from)
+        }
+        if (touched.has(change.from)) touched.add(change.to)
+      }
     } else if (change.kind === "status") {
       const from = current.get(change.task) ?? (replaced ? "pending" : undefined)
       expect(from).toBe(change.from)
@@ -181,6 +200,21 @@ function checkAutoChanges(before: TodoList, after: TodoList, changes: readonly C
   for (const [text, status] of was)
     if ((status === "completed" || status === "abandoned") && !touched.has(text))
       expect(now.get(text)).toBe(status)
+}
+
+/** Auto-start runs once per call, after every op: nothing an op did comes after a promotion (a start's demotion is the op's). */
+function checkOneAutoStart(changes: readonly Change[]): void {
+  const first = changes.findIndex((c) => c.kind === "status" && c.auto === "promoted")
+  if (first < 0) return
+  for (const change of changes.slice(first))
+    expect(change.kind === "status" && change.auto !== undefined).toBe(true)
+}
+
+/** A rename keeps every task and phase where it was, with its status and reason: only texts change. */
+function checkRenameKeepsShape(before: TodoList, after: TodoList): void {
+  const shape = (list: TodoList) =>
+    list.map((phase) => phase.tasks.map((task) => [task.status, task.blocker ?? null]))
+  expect(shape(after)).toEqual(shape(before))
 }
 
 function runSession(start: TodoList, calls: readonly Call[], limits: Limits): void {
@@ -199,6 +233,9 @@ function runSession(start: TodoList, calls: readonly Call[], limits: Limits): vo
     }
     checkAutoChanges(before, result.list, result.changes)
     checkInvariants(result.list, limits)
+    checkOneAutoStart(result.changes)
+    if (call.kind !== "junk" && call.steps.every((step) => step.op === "rename"))
+      checkRenameKeepsShape(before, result.list)
     list = result.list
   }
 }

@@ -167,12 +167,12 @@ describe("execute: failures change nothing", () => {
 })
 
 describe("execute: batches", () => {
-  it("applies every op in order, each after normalization", () => {
+  it("applies every op in order, then auto-starts once, after the last op", () => {
     const result = ok(
       execute(LIST, {
         ops: [
           { op: "done", task: "Test" },
-          // "Wire" was auto-started by the previous op's normalization; finishing it starts "Tag".
+          // Nothing starts between ops: "Wire" is still pending when it is done.
           { op: "done", task: "Wire" },
           { phase: "Ship", items: ["Announce"] },
         ],
@@ -184,12 +184,55 @@ describe("execute: batches", () => {
     ])
     expect(result.changes).toEqual([
       { kind: "status", task: "Test", from: "in_progress", to: "completed" },
-      { kind: "status", task: "Wire", from: "pending", to: "in_progress", auto: "promoted" },
-      { kind: "status", task: "Wire", from: "in_progress", to: "completed" },
-      { kind: "status", task: "Tag", from: "pending", to: "in_progress", auto: "promoted" },
+      { kind: "status", task: "Wire", from: "pending", to: "completed" },
       { kind: "added", phase: "Ship", tasks: ["Announce"], newPhase: false },
+      { kind: "status", task: "Tag", from: "pending", to: "in_progress", auto: "promoted" },
     ])
     expect(result.ops.map((o) => o.op)).toEqual(["done", "done", "append"])
+  })
+
+  it("done then append: the task appended to the same phase is the one that starts", () => {
+    const list: TodoList = [
+      { name: "Build", tasks: [t("Parse", "completed"), t("Test", "in_progress")] },
+      { name: "Ship", tasks: [t("Tag")] },
+    ]
+    const result = ok(
+      execute(list, {
+        ops: [
+          { op: "done", task: "Test" },
+          { op: "append", phase: "Build", items: ["Fix the flake"] },
+        ],
+      }),
+    )
+    expect(result.list).toEqual([
+      {
+        name: "Build",
+        tasks: [t("Parse", "completed"), t("Test", "completed"), t("Fix the flake", "in_progress")],
+      },
+      { name: "Ship", tasks: [t("Tag")] },
+    ])
+  })
+
+  it("rm then append after a task: the replacement starts, nothing in the next phase does", () => {
+    const list: TodoList = [
+      { name: "Build", tasks: [t("Parse", "completed"), t("Test", "in_progress")] },
+      { name: "Ship", tasks: [t("Tag")] },
+    ]
+    const result = ok(
+      execute(list, {
+        ops: [
+          { op: "rm", task: "Test" },
+          { op: "append", after: "Parse", items: ["Test the parser"] },
+        ],
+      }),
+    )
+    expect(result.list).toEqual([
+      { name: "Build", tasks: [t("Parse", "completed"), t("Test the parser", "in_progress")] },
+      { name: "Ship", tasks: [t("Tag")] },
+    ])
+    expect(result.changes.filter((c) => c.kind === "status")).toEqual([
+      { kind: "status", task: "Test the parser", from: "pending", to: "in_progress", auto: "promoted" },
+    ])
   })
 
   it("a failure at op k leaves the list unchanged and names op k", () => {
@@ -321,5 +364,175 @@ describe("executeOps", () => {
       list: LIST,
       error: "The call has 2 ops; the limit is 1. Split it into several calls.",
     })
+  })
+})
+
+describe("execute: rename", () => {
+  it("renames a task in place, keeping its status and its blocker", () => {
+    const result = ok(execute(LIST, { op: "rename", task: "Keys", to: "Get the deploy keys" }))
+    expect(result.list).toEqual([
+      LIST[0],
+      { name: "Ship", tasks: [t("Get the deploy keys", "blocked", "ops"), t("Tag")] },
+    ])
+    expect(result.changes).toEqual([
+      { kind: "renamed", what: "task", from: "Keys", to: "Get the deploy keys" },
+    ])
+    expect(result.list[0]).toBe(LIST[0])
+  })
+
+  it("renames the task in progress without starting anything else", () => {
+    const result = ok(execute(LIST, { op: "rename", task: "Test", to: "Test the parser" }))
+    expect(result.list[0]!.tasks).toEqual([
+      t("Parse", "completed"),
+      t("Test the parser", "in_progress"),
+      t("Wire"),
+    ])
+    expect(result.changes).toHaveLength(1)
+  })
+
+  it("renames a phase in place, keeping its tasks", () => {
+    const result = ok(execute(LIST, { op: "rename", phase: "Ship", to: "Release" }))
+    expect(result.list).toEqual([LIST[0], { name: "Release", tasks: LIST[1]!.tasks }])
+    expect(result.changes).toEqual([{ kind: "renamed", what: "phase", from: "Ship", to: "Release" }])
+  })
+
+  it("trims the new text and checks it like any task text", () => {
+    expect(ok(execute(LIST, { op: "rename", task: "Tag", to: "  Tag v2 " })).list[1]!.tasks[1]).toEqual(
+      t("Tag v2"),
+    )
+    expect(execute(LIST, { op: "rename", task: "Tag", to: "x".repeat(301) }).ok).toBe(false)
+  })
+
+  it("refuses a new text that another task has, saying what to do instead", () => {
+    failsWith(
+      LIST,
+      { op: "rename", task: "Tag", to: "Wire" },
+      'Task "Wire" already exists (phase "Build", pending); give a text no other task has, or rm one of the two.',
+      0,
+    )
+    failsWith(
+      LIST,
+      { op: "rename", phase: "Ship", to: "Build" },
+      'Phase "Build" already exists; give a name no other phase has, or rm one of the two.',
+      0,
+    )
+  })
+
+  it("refuses a rename without a new text, or with neither task nor phase", () => {
+    failsWith(
+      LIST,
+      { op: "rename", task: "Tag" },
+      'rename needs "to": the new exact text of the task or the new name of the phase.',
+      0,
+    )
+    failsWith(
+      LIST,
+      { op: "rename", to: "New" },
+      'rename needs "task" (the exact task text) or "phase" (a phase name), and "to".',
+      0,
+    )
+  })
+
+  it("renaming to the same text is a success that changes nothing", () => {
+    const result = ok(execute(LIST, { op: "rename", task: "Tag", to: "Tag" }))
+    expect(result.list).toBe(LIST)
+  })
+
+  it("a batch can rename and then address the task by its new text", () => {
+    const result = ok(
+      execute(LIST, {
+        ops: [
+          { op: "rename", task: "Wire", to: "Wire the CLI" },
+          { op: "start", task: "Wire the CLI" },
+        ],
+      }),
+    )
+    expect(result.list[0]!.tasks).toEqual([
+      t("Parse", "completed"),
+      t("Test"),
+      t("Wire the CLI", "in_progress"),
+    ])
+  })
+})
+
+describe("execute: append after a task", () => {
+  it("inserts the items right after the task, in its phase", () => {
+    const result = ok(execute(LIST, { op: "append", after: "Parse", items: ["Lex", "Fuzz"] }))
+    expect(result.list[0]!.tasks.map((x) => x.text)).toEqual(["Parse", "Lex", "Fuzz", "Test", "Wire"])
+    expect(result.changes).toEqual([
+      { kind: "added", phase: "Build", tasks: ["Lex", "Fuzz"], newPhase: false, after: "Parse" },
+    ])
+  })
+
+  it("takes a phase that agrees with the task's, and refuses one that does not", () => {
+    ok(execute(LIST, { op: "append", phase: "Build", after: "Wire", items: ["Lex"] }))
+    failsWith(
+      LIST,
+      { op: "append", phase: "Ship", after: "Wire", items: ["Lex"] },
+      'Task "Wire" is in phase "Build", not "Ship".',
+      0,
+    )
+  })
+
+  it("an unknown after task is an error with the closest candidates", () => {
+    failsWith(
+      LIST,
+      { op: "append", after: "wire", items: ["Lex"] },
+      'No task "wire". Tasks are addressed by their exact text. Closest: "Wire".',
+      0,
+    )
+  })
+
+  it("append with neither phase nor after says what it needs", () => {
+    failsWith(
+      LIST,
+      { op: "append", items: ["Lex"] },
+      'append needs "phase" (created at the end if missing) or "after" (a task to insert after).',
+      0,
+    )
+  })
+})
+
+describe("execute: drop with a reason", () => {
+  it("keeps the reason on the dropped task", () => {
+    const result = ok(execute(LIST, { op: "drop", task: "Tag", reason: "the changelog is generated" }))
+    expect(result.list[1]!.tasks[1]).toEqual(t("Tag", "abandoned", "the changelog is generated"))
+    expect(result.changes[0]).toEqual({
+      kind: "status",
+      task: "Tag",
+      from: "pending",
+      to: "abandoned",
+      reason: "the changelog is generated",
+    })
+  })
+
+  it("dropping a blocked task without a reason clears the blocker; with one, replaces it", () => {
+    expect(ok(execute(LIST, { op: "drop", task: "Keys" })).list[1]!.tasks[0]).toEqual(t("Keys", "abandoned"))
+    expect(ok(execute(LIST, { op: "drop", task: "Keys", reason: "no deploy" })).list[1]!.tasks[0]).toEqual(
+      t("Keys", "abandoned", "no deploy"),
+    )
+  })
+
+  it("a phase drop gives every task it drops the reason", () => {
+    const result = ok(execute(LIST, { op: "drop", phase: "Ship", reason: "out of scope" }))
+    expect(result.list[1]!.tasks).toEqual([
+      t("Keys", "abandoned", "out of scope"),
+      t("Tag", "abandoned", "out of scope"),
+    ])
+  })
+
+  it("the reason goes when the task is reopened or done", () => {
+    const dropped = ok(execute(LIST, { op: "drop", task: "Tag", reason: "later" })).list
+    expect(ok(execute(dropped, { op: "start", task: "Tag" })).list[1]!.tasks[1]).toEqual(
+      t("Tag", "in_progress"),
+    )
+    expect(ok(execute(dropped, { op: "done", task: "Tag" })).list[1]!.tasks[1]).toEqual(t("Tag", "completed"))
+  })
+
+  it("a drop reason on a task already dropped for another reason replaces it", () => {
+    const dropped = ok(execute(LIST, { op: "drop", task: "Tag", reason: "later" })).list
+    expect(ok(execute(dropped, { op: "drop", task: "Tag", reason: "never" })).list[1]!.tasks[1]).toEqual(
+      t("Tag", "abandoned", "never"),
+    )
   })
 })

@@ -138,6 +138,43 @@ describe("formatOutcome", () => {
     )
   })
 
+  it("rename of a task and of a phase", () => {
+    expect(run(SAMPLE, { op: "rename", task: "Port store", to: "Port the key store" }).text).toBe(
+      'Renamed "Port store" to "Port the key store".\nNow: "Wire workspace". Next: "Port the key store". 2/5 done, 1 blocked.',
+    )
+    expect(run(SAMPLE, { op: "rename", phase: "Auth", to: "Login" }).text).toBe(
+      'Renamed phase "Auth" to "Login".\nNow: "Wire workspace". Next: "Port store". 2/5 done, 1 blocked.',
+    )
+  })
+
+  it("append after a task names it", () => {
+    expect(run(SAMPLE, { op: "append", after: "Port store", items: ["Hash keys"] }).text).toBe(
+      'Added "Hash keys" after "Port store".\nNow: "Wire workspace". Next: "Port store". 2/6 done, 1 blocked.',
+    )
+  })
+
+  it("a drop reason is said, and shown in the list as a blocker's is", () => {
+    expect(run(SAMPLE, { op: "drop", task: "Port store", reason: "the store is generated" }).text).toBe(
+      'Dropped "Port store" (the store is generated).\nNow: "Wire workspace". 3/5 done, 1 blocked.',
+    )
+    expect(formatTask(t("Old", "abandoned", "not needed"))).toBe("[-] Old (dropped: not needed)")
+  })
+
+  it("a batch that finishes a task and appends to its phase starts the appended task", () => {
+    const list: TodoList = [
+      { name: "Build", tasks: [t("Lex", "completed"), t("Parse", "in_progress")] },
+      { name: "Ship", tasks: [t("Tag")] },
+    ]
+    expect(
+      run(list, {
+        ops: [
+          { op: "done", task: "Parse" },
+          { op: "append", phase: "Build", items: ["Fuzz"] },
+        ],
+      }).text,
+    ).toBe('Done "Parse". Added "Fuzz" to "Build". Started "Fuzz".\nNext: "Tag". 2/4 done.')
+  })
+
   it("block without a reason, and an updated reason", () => {
     expect(run(SAMPLE, { op: "block", task: "Port store" }).text).toBe(
       'Blocked "Port store".\nNow: "Wire workspace". 2/5 done, 2 blocked.',

@@ -55,7 +55,9 @@ const text = rawText.filter(
 const taskArb = (t: string): fc.Arbitrary<Task> =>
   fc
     .record({ status: fc.constantFrom(...STATUSES), blocker: fc.option(text, { nil: undefined }) })
-    .map(({ status, blocker }) => task(t, status, status === "blocked" ? blocker : undefined))
+    .map(({ status, blocker }) =>
+      task(t, status, status === "blocked" || status === "abandoned" ? blocker : undefined),
+    )
 
 const listArb: fc.Arbitrary<Phase[]> = fc
   .tuple(

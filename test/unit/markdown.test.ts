@@ -61,6 +61,16 @@ describe("round-trip", () => {
     expect(parseMarkdown(renderMarkdown(sample))).toStrictEqual(ok(sample))
   })
 
+  it("keeps a drop reason as a dropped: line under the task", () => {
+    const list: TodoList = [phase("P", task("a", "abandoned", "the changelog is generated"), task("b"))]
+    const text = renderMarkdown(list)
+    expect(text).toBe(
+      "<!-- opencode-todo -->\n# Todo\n\n## P\n- [-] a\n  - dropped: the changelog is generated\n- [ ] b\n",
+    )
+    expect(parseMarkdown(text)).toStrictEqual(ok(list))
+    expect(parseMarkdown("## P\n- [ ] a\n  - dropped: why").ok).toBe(false)
+  })
+
   it("keeps nasty texts verbatim", () => {
     const nasty: TodoList = [
       phase(

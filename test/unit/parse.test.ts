@@ -15,7 +15,7 @@ import { DEFAULT_PHASE } from "../../src/core/list/words.ts"
 
 const EMPTY: TodoList = []
 const LIST: TodoList = [{ name: "Build", tasks: [{ text: "A", status: "in_progress" }] }]
-const OPS = "init, start, done, drop, block, unblock, rm, append, view"
+const OPS = "init, start, done, drop, block, unblock, rm, append, rename, view"
 
 function op(raw: unknown, list: TodoList = LIST, limits: Limits = DEFAULT_LIMITS): Op {
   const result = parseOp(raw, list, limits)
@@ -167,10 +167,37 @@ describe("explicit ops", () => {
     expect(err({ task: "A", items: [], list: [] }, EMPTY)).toMatch(/^No "op" given\. Give "op"/)
   })
 
-  it("does not read a reason on ops other than block", () => {
+  it("reads a reason on block and drop only", () => {
     expect(op({ op: "drop", task: "A", reason: "obsolete" })).toEqual({
       op: "drop",
       target: { kind: "task", text: "A" },
+      reason: "obsolete",
+    })
+    expect(op({ op: "done", task: "A", reason: "obsolete" })).toEqual({
+      op: "done",
+      target: { kind: "task", text: "A" },
+    })
+  })
+
+  it("reads rename's new text and append's after task", () => {
+    expect(op({ op: "rename", task: "A", to: " B " })).toEqual({
+      op: "rename",
+      target: { kind: "task", text: "A" },
+      to: "B",
+    })
+    expect(op({ op: "rename", phase: "P", to: "Q" })).toEqual({
+      op: "rename",
+      target: { kind: "phase", name: "P" },
+      to: "Q",
+    })
+    expect(op({ after: "A", items: ["b"] })).toEqual({ op: "append", after: "A", items: ["b"] })
+  })
+
+  it("refuses rm with no target beside another op's fields, so nothing is cleared by mistake", () => {
+    expect(parseOp({ op: "rm", to: "New" }, [])).toEqual({
+      ok: false,
+      error:
+        'rm with no "task" or "phase" clears the whole list, but the call also has "to". Give "task" or "phase", or send rm alone to clear everything.',
     })
   })
 })
@@ -342,7 +369,7 @@ describe("field errors", () => {
 
   it("rejects append without a phase", () => {
     expect(err({ op: "append", items: ["a"] })).toBe(
-      'append needs "phase": the phase to add to (it is created at the end if missing).',
+      'append needs "phase" (created at the end if missing) or "after" (a task to insert after).',
     )
     expect(err({ op: "append", phase: 5, items: ["a"] })).toBe(
       '"phase" must be a phase name (a string); got a number.',
@@ -533,7 +560,7 @@ describe("parseSnapshot", () => {
     ],
     [
       [{ name: "P", tasks: [{ text: "a", status: "pending", blocker: "x" }] }],
-      'Task "a" has a blocker but is pending; only blocked tasks carry one.',
+      'Task "a" has a reason but is pending; only blocked and dropped tasks carry one.',
     ],
     [
       [

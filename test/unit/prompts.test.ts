@@ -1,7 +1,6 @@
 import { describe, expect, test } from "vitest"
-import { OP_NAMES, type TodoList } from "../../src/core/list/types.ts"
+import type { TodoList } from "../../src/core/list/types.ts"
 import {
-  ARG_DESCRIPTIONS,
   commandReplyText,
   compactionContextText,
   isPluginText,
@@ -9,7 +8,6 @@ import {
   noticesText,
   preludeText,
   reminderText,
-  TOOL_DESCRIPTION,
 } from "../../src/core/model/prompts.ts"
 
 const LIST: TodoList = [
@@ -56,36 +54,6 @@ const ALL_INJECTED: Record<string, string> = {
   commandError: commandReplyText({ error: 'No task "Foo".' }),
   combined: noticesText({ resumed: true, compacted: true, edits: EDITS, nudge: 12 }, LIST)!,
 }
-
-describe("tool description", () => {
-  test("stays under the length budget", () => {
-    expect(TOOL_DESCRIPTION.length).toBeLessThan(1100)
-  })
-
-  test("names every op and the fields each takes", () => {
-    for (const op of OP_NAMES) expect(TOOL_DESCRIPTION).toMatch(new RegExp(`^- ${op}\\b`, "m"))
-    expect(TOOL_DESCRIPTION).toContain("init list:[{phase,items:[text]}]")
-    expect(TOOL_DESCRIPTION).toContain("block task|phase reason?")
-    expect(TOOL_DESCRIPTION).toContain("append phase items")
-    expect(TOOL_DESCRIPTION).toContain("ops:[{op,...},...] applies all or nothing")
-  })
-
-  test("states the addressing and working rules", () => {
-    expect(TOOL_DESCRIPTION).toContain("exact text")
-    expect(TOOL_DESCRIPTION).toContain("never by ids")
-    expect(TOOL_DESCRIPTION).toContain("One task is in progress at a time")
-    expect(TOOL_DESCRIPTION).toContain("starts automatically")
-    expect(TOOL_DESCRIPTION).toContain("Mark each task done as soon as it is finished")
-    expect(TOOL_DESCRIPTION).toContain("Block a task with a reason")
-  })
-
-  test("argument descriptions cover the fields the tool description does not explain, and stay short", () => {
-    expect(Object.keys(ARG_DESCRIPTIONS).sort()).toEqual(["list", "ops", "reason"])
-    for (const text of Object.values(ARG_DESCRIPTIONS)) expect(text.length).toBeLessThanOrEqual(60)
-    for (const op of OP_NAMES) expect(TOOL_DESCRIPTION).toContain(`- ${op}`)
-    for (const field of ["task", "phase", "items", "ops:[{op,...}"]) expect(TOOL_DESCRIPTION).toContain(field)
-  })
-})
 
 describe("marker", () => {
   test("every injected text starts with the marker on its own line", () => {

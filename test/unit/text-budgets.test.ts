@@ -4,7 +4,6 @@ import { join } from "node:path"
 import { expect, test } from "vitest"
 import { PASSAGES } from "../../src/core/model/host-prompt.ts"
 import {
-  ARG_DESCRIPTIONS,
   commandReplyText,
   compactionContextText,
   MARKER,
@@ -35,9 +34,6 @@ function texts(): Record<BudgetedText, string> {
   )
   return {
     toolDescription: TOOL_DESCRIPTION,
-    argReason: ARG_DESCRIPTIONS.reason,
-    argList: ARG_DESCRIPTIONS.list,
-    argOps: ARG_DESCRIPTIONS.ops,
     skillDescription: /^description: (.*)$/m.exec(skill)?.[1] ?? "",
     subagentRefusal: SUBAGENT_REFUSAL,
     marker: MARKER,

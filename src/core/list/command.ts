@@ -25,8 +25,9 @@ export const COMMAND_USAGE = [
   '/todo append ["phase"] <task>      add a task, creating the phase if needed',
   "/todo start <task>                 mark a task in progress",
   "/todo done [task|phase]            mark a task, a phase, or everything done",
-  "/todo drop [task|phase]            mark a task, a phase, or everything dropped",
+  "/todo drop [task|phase] [-- why]   mark a task, a phase, or everything dropped",
   "/todo block <task> [-- reason]     mark blocked, with an optional reason",
+  "/todo rename <task|phase> -- <new> give a task or a phase a new text",
   "/todo unblock <task|phase>         blocked back to pending",
   "/todo rm [task|phase]              remove a task, a phase, or everything",
 ].join("\n")
@@ -138,6 +139,12 @@ function parseAppend(list: TodoList, rest: string): Result<Op> {
   return ok({ op: "append", phase: named ? clean(first.text) : appendPhase(list), items: [text] })
 }
 
+/** `name -- rest`: the name before a lone `--`, and what follows it (a reason, a new text). */
+function splitReason(rest: string): [string, string] {
+  const [name = "", after = ""] = rest.split(/(?:^|\s)--(?:\s|$)/, 2)
+  return [name, after]
+}
+
 /** Parses the text after `/todo` into a plan. Never throws; unknown verbs are errors with usage. */
 export function parseCommand(input: string, list: TodoList): Result<CommandPlan> {
   const trimmed = input.trim()
@@ -172,9 +179,22 @@ export function parseCommand(input: string, list: TodoList): Result<CommandPlan>
       const parsed = parseAppend(list, rest)
       return parsed.ok ? ok({ kind: "ops", verb: "append", ops: [parsed.value] }) : parsed
     }
+    case "rename": {
+      const [name = "", rawTo = ""] = splitReason(rest)
+      const nameText = clean(tokenize(name).join(" "))
+      if (tokenize(name).length > 0 && nameText === "") return fail(blankName(verb))
+      const to = clean(tokenize(rawTo).join(" "))
+      if (nameText === "" || to === "")
+        return fail("rename needs a name and the new text: /todo rename <task|phase> -- <new text>")
+      const resolved = resolveTarget(list, nameText, { task: true, phase: true }, verb)
+      if (!resolved.ok) return resolved
+      const target = resolved.value
+      if (target.kind === "all")
+        return fail("rename needs a task or a phase: /todo rename <task|phase> -- <new text>")
+      return ok({ kind: "ops", verb, ops: [{ op: "rename", target, to }] })
+    }
     case "start":
     case "done":
-    case "drop":
     case "rm":
     case "unblock": {
       if (blank) return fail(blankName(verb))
@@ -190,18 +210,25 @@ export function parseCommand(input: string, list: TodoList): Result<CommandPlan>
         verb === "start" && target.kind === "task" ? { op: "start", target } : { op: verb as "done", target }
       return ok({ kind: "ops", verb, ops: [op] })
     }
+    case "drop":
     case "block": {
-      const [name = "", rawReason = ""] = rest.split(/\s--\s|\s--$/, 2)
+      const [name = "", rawReason = ""] = splitReason(rest)
       const nameWords = tokenize(name)
       const nameText = clean(nameWords.join(" "))
       if (nameWords.length > 0 && nameText === "") return fail(blankName(verb))
-      if (nameText === "") return fail("block needs a task or phase: /todo block <name> [-- reason]")
       const reason = clean(tokenize(rawReason).join(" "))
+      if (nameText === "") {
+        if (verb === "block") return fail("block needs a task or phase: /todo block <name> [-- reason]")
+        const all: Op = reason
+          ? { op: "drop", target: { kind: "all" }, reason }
+          : { op: "drop", target: { kind: "all" } }
+        return ok({ kind: "ops", verb, ops: [all] })
+      }
       const resolved = resolveTarget(list, nameText, { task: true, phase: true }, verb)
       if (!resolved.ok) return resolved
       const op: Op = reason
-        ? { op: "block", target: resolved.value, reason }
-        : { op: "block", target: resolved.value }
+        ? { op: verb, target: resolved.value, reason }
+        : { op: verb, target: resolved.value }
       return ok({ kind: "ops", verb, ops: [op] })
     }
     default:
@@ -211,13 +238,14 @@ export function parseCommand(input: string, list: TodoList): Result<CommandPlan>
 
 /** The server command's description: the one `/todo` row of the prompt's autocomplete (about 50 columns show at 80). */
 export const COMMAND_DESCRIPTION =
-  "Todo list: open it, or done|start|block|drop|rm|append <task>, edit, copy, export, import, help"
+  "Todo list: open it, or done|start|block|drop|rm|append|rename <task>, edit, copy, export, import, help"
 
 /** The verbs as the TUI's help toast lists them: short lines for its 54-column box. */
 export const TYPED_HELP = [
   "/todo                      open the list",
   "/todo done|start|drop|rm <task>",
-  "/todo block <task> -- reason",
+  "/todo block|drop <task> -- reason",
+  "/todo rename <task> -- new text",
   "/todo unblock <task>",
   '/todo append ["phase"] <task>',
   "/todo edit | copy",

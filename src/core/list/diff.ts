@@ -15,27 +15,65 @@ export interface ListDiff {
   readonly removedPhases: readonly string[]
 }
 
+/**
+ * Renames, read from the positions: a phase gone and a new one at the same index with the same tasks are a
+ * renamed phase; a task gone and a new one with the same status at the same place of the same phase (renamed or
+ * not) are a renamed task. `before` names map to `after` names.
+ */
+function renames(before: TodoList, after: TodoList) {
+  const beforeNames = new Set(before.map((p) => p.name))
+  const afterNames = new Set(after.map((p) => p.name))
+  const phases = new Map<string, string>()
+  before.forEach((phase, i) => {
+    const now = after[i]
+    const same =
+      now?.tasks.length === phase.tasks.length && now.tasks.every((t, j) => t.text === phase.tasks[j]!.text)
+    if (now && same && !afterNames.has(phase.name) && !beforeNames.has(now.name))
+      phases.set(phase.name, now.name)
+  })
+  const beforeTexts = new Set([...eachTask(before)].map((hit) => hit.task.text))
+  const afterTexts = new Set([...eachTask(after)].map((hit) => hit.task.text))
+  const tasks = new Map<string, string>()
+  for (const phase of before) {
+    const now = after.find((p) => p.name === (phases.get(phase.name) ?? phase.name))
+    if (!now) continue
+    phase.tasks.forEach((task, i) => {
+      const other = now.tasks[i]
+      if (other?.status === task.status && !afterTexts.has(task.text) && !beforeTexts.has(other.text))
+        tasks.set(task.text, other.text)
+    })
+  }
+  return { phases, tasks }
+}
+
 export function diffLists(before: TodoList, after: TodoList): ListDiff {
   const lines: string[] = []
   const removed: string[] = []
   const removedPhases: string[] = []
+  const renamed = renames(before, after)
   const beforeTasks = new Map<string, { status: TaskStatus; blocker?: string; phase: string }>()
-  for (const { task, phaseIndex } of eachTask(before))
-    beforeTasks.set(task.text, {
+  for (const { task, phaseIndex } of eachTask(before)) {
+    const phase = before[phaseIndex]!.name
+    beforeTasks.set(renamed.tasks.get(task.text) ?? task.text, {
       status: task.status,
       blocker: task.blocker,
-      phase: before[phaseIndex]!.name,
+      phase: renamed.phases.get(phase) ?? phase,
     })
+  }
   const afterPhases = new Set(after.map((phase) => phase.name))
-  const beforePhases = new Set(before.map((phase) => phase.name))
+  const beforePhases = new Set(before.map((phase) => renamed.phases.get(phase.name) ?? phase.name))
 
+  for (const [from, to] of renamed.phases)
+    lines.push(`renamed phase ${quote(preview(from))} to ${quote(preview(to))}`)
   for (const phase of before)
-    if (!afterPhases.has(phase.name)) {
+    if (!afterPhases.has(renamed.phases.get(phase.name) ?? phase.name)) {
       lines.push(`removed phase ${quote(preview(phase.name))}`)
       removedPhases.push(phase.name)
     }
   for (const phase of after)
     if (!beforePhases.has(phase.name)) lines.push(`added phase ${quote(preview(phase.name))}`)
+  for (const [from, to] of renamed.tasks)
+    lines.push(`renamed ${quote(preview(from))} to ${quote(preview(to))}`)
 
   const seen = new Set<string>()
   for (const { task, phaseIndex } of eachTask(after)) {
@@ -48,14 +86,17 @@ export function diffLists(before: TodoList, after: TodoList): ListDiff {
       continue
     }
     if (old.phase !== phase) lines.push(`moved ${name} to ${quote(preview(phase))}`)
+    const why = task.blocker === undefined ? "" : ` (${quote(preview(task.blocker))})`
     if (old.status !== task.status)
       lines.push(
-        task.status === "blocked" && task.blocker
-          ? `blocked ${name} (${quote(preview(task.blocker))})`
+        task.blocker !== undefined
+          ? `${task.status === "blocked" ? "blocked" : "dropped"} ${name}${why}`
           : `${name}: ${STATUS_WORDS[old.status]} -> ${STATUS_WORDS[task.status]}`,
       )
     else if (task.status === "blocked" && old.blocker !== task.blocker)
       lines.push(`blocked ${name} (${quote(preview(task.blocker ?? "no reason"))})`)
+    else if (task.status === "abandoned" && task.blocker !== undefined && old.blocker !== task.blocker)
+      lines.push(`dropped ${name}${why}`)
   }
   for (const [text, old] of beforeTasks)
     if (!seen.has(text)) {

@@ -1,4 +1,4 @@
-// Runs one tool call against a list: parse, apply each op in order with normalization, all-or-nothing.
+// Runs one tool call against a list: parse, apply each op in order, then normalize once, all-or-nothing.
 // The single entry point the tool and the /todo command use to change a list.
 
 import { batchError, opNameOf, parseOp, splitCall } from "./parse.ts"
@@ -35,6 +35,7 @@ function run(list: TodoList, count: number, batch: boolean, limits: Limits, next
   let current = list
   const changes: Change[] = []
   const ops: Op[] = []
+  let changing = false
   const failure = (index: number, name: OpName | undefined, error: string): ExecuteFailure => ({
     ok: false,
     list,
@@ -52,13 +53,16 @@ function run(list: TodoList, count: number, batch: boolean, limits: Limits, next
     }
     const applied = applyOp(current, op, limits)
     if (!applied.ok) return failure(i, op.op, applied.error)
-    // Normalize after every op, so a later op of the batch sees which task is in progress.
-    const normal = normalize(applied.value.list)
-    current = normal.list
-    changes.push(...applied.value.changes, ...normal.changes)
+    current = applied.value.list
+    changes.push(...applied.value.changes)
     ops.push(op)
+    changing = true
   }
-  return { ok: true, list: current, changes, ops }
+  // Auto-start runs once, after the whole batch: `done` then `append` starts the appended task, not one
+  // the list would have started between the two ops. No op leaves two tasks in progress (start demotes).
+  if (!changing) return { ok: true, list: current, changes, ops }
+  const normal = normalize(current)
+  return { ok: true, list: normal.list, changes: [...changes, ...normal.changes], ops }
 }
 
 /**

@@ -12,6 +12,7 @@
  *   - [>] <task in progress>
  *   - [x] <completed task>
  *   - [-] <dropped task>
+ *     - dropped: <reason>          (when it was dropped with one)
  *   - [!] <blocked task>
  *     - blocked: <reason>
  *
@@ -28,8 +29,8 @@
  * - Task: `-`, `*` or `+`, spaces, `[m]`, whitespace, text. Marks: " " pending, ">" or "/" in progress
  *   ("/" as Obsidian Tasks writes it), "x"/"X" completed, "-" or "~" dropped ("~" as the older format
  *   wrote it), "!" blocked.
- * - Blocker: an indented `- blocked: <reason>` line (any bullet, "blocked" in any case) under a
- *   blocked task; blank lines may sit between. One per task. The older format's way is read too: a
+ * - Reason: an indented `- blocked: <reason>` line (any bullet, "blocked" in any case) under a
+ *   blocked task, or `- dropped: <reason>` under a dropped one; blank lines may sit between. One per task. The older format's way is read too: a
  *   task line ending in `<!-- blocker: <reason> -->` ("blocker" in any case; the last such comment
  *   counts) has the comment cut from its text; a reason makes an open task blocked with that reason
  *   and is left out on a closed task; an empty reason changes nothing.
@@ -74,14 +75,14 @@ const FOREIGN_MARK_NOTES: Readonly<Record<string, string>> = {
   "~": "[~] read as dropped",
 }
 
-const BLOCKER_PREFIX = "  - blocked: "
+const REASON_PREFIX = { blocked: "  - blocked: ", abandoned: "  - dropped: " } as const
 
 // Extra text after the name is allowed so a future export may add a version or a hint.
 const MARKER_RE = /^<!--\s*opencode-todo(?:[\s:].*)?-->$/s
 const HEADING_RE = /^(#{1,6})(?:[ \t]+(.*))?$/s
 // `(.)` with the u flag takes one code point, so a mark like an emoji reports as unknown, not as junk.
 const TASK_RE = /^[-*+][ \t]+\[(.)\](.*)$/su
-const BLOCKER_RE = /^\s+[-*+][ \t]+blocked:(.*)$/is
+const BLOCKER_RE = /^\s+[-*+][ \t]+(blocked|dropped):(.*)$/is
 // Greedy text, so the last comment on the line is the one that counts.
 const BLOCKER_COMMENT_RE = /^(.*)<!--\s*blocker:(.*?)-->$/is
 const EMPTY_BLOCKER_COMMENT = "<!-- blocker: -->"
@@ -97,9 +98,9 @@ export function renderMarkdown(list: TodoList): string {
       // An empty comment after a text that ends in one keeps import from cutting the text's own.
       const guard = BLOCKER_COMMENT_RE.test(text) ? ` ${EMPTY_BLOCKER_COMMENT}` : ""
       out.push(`- ${STATUS_BOXES[task.status]} ${text}${guard}`)
-      // A stray blocker on a non-blocked task would not parse back; valid lists never carry one.
-      if (task.status === "blocked" && task.blocker !== undefined)
-        out.push(`${BLOCKER_PREFIX}${neutralize(task.blocker)}`)
+      // A stray reason on another status would not parse back; valid lists never carry one.
+      if ((task.status === "blocked" || task.status === "abandoned") && task.blocker !== undefined)
+        out.push(`${REASON_PREFIX[task.status]}${neutralize(task.blocker)}`)
     }
   }
   return `${out.join("\n")}\n`
@@ -276,7 +277,13 @@ export function readMarkdown(
       if (last === undefined)
         return fail(i, `a blocker line must follow a blocked task "- [!] …"${got(line)}`)
       const owner = last.phase.tasks[last.index]!
-      if (owner.status !== "blocked") {
+      const dropped = blocker[1]!.toLowerCase() === "dropped"
+      if (dropped && owner.status !== "abandoned")
+        return fail(
+          i,
+          `a "dropped:" line belongs under a dropped task "- [-] …", but task${named(owner.text)} (line ${last.line}) is not marked dropped.`,
+        )
+      if (!dropped && owner.status !== "blocked") {
         return fail(
           i,
           `a blocker line belongs under a blocked task "- [!] …", but task${named(owner.text)} (line ${last.line}) is not marked blocked.`,
@@ -284,8 +291,8 @@ export function readMarkdown(
       }
       if (blockerSeen.has(owner.text))
         return fail(i, `task${named(owner.text)} (line ${last.line}) already has a blocker line.`)
-      const reason = blocker[1]!.trim()
-      const bad = checkText(reason, "Blocker reason", limits, quoting)
+      const reason = blocker[2]!.trim()
+      const bad = checkText(reason, dropped ? "Drop reason" : "Blocker reason", limits, quoting)
       if (bad) return fail(i, bad)
       blockerSeen.add(owner.text)
       last.phase.tasks[last.index] = { text: owner.text, status: owner.status, blocker: reason }

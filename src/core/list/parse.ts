@@ -21,7 +21,7 @@ import { DEFAULT_PHASE, foldLine, preview, tooManyOpsText } from "./words.ts"
 
 type Obj = Readonly<Record<string, unknown>>
 
-const FIELDS = ["op", "ops", "task", "phase", "reason", "items", "list"] as const
+const FIELDS = ["op", "ops", "task", "phase", "reason", "items", "list", "after", "to"] as const
 const KNOWN: ReadonlySet<string> = new Set(FIELDS)
 const OP_LIST = OP_NAMES.join(", ")
 /** How an error names what it got instead: "a string", "an empty array", "nothing". */
@@ -95,7 +95,7 @@ function isOpName(name: string): name is OpName {
 function infer(raw: Obj, list: TodoList): Result<OpName> {
   if (present(raw.list)) return ok("init")
   if (present(raw.items)) {
-    if (present(raw.phase)) return ok("append")
+    if (present(raw.phase) || present(raw.after)) return ok("append")
     if (list.length === 0) return ok("init")
     return fail(
       'No "op" given, and bare "items" only starts a list when the list is empty. To add tasks give "phase" too (append); to replace the list give "op": "init".',
@@ -224,22 +224,43 @@ function parseInit(raw: Obj, limits: Limits): Result<Op> {
 function parseAppend(raw: Obj, limits: Limits): Result<Op> {
   const phase = optionalString(raw, "phase", PHASE_EXPECTED)
   if (!phase.ok) return phase
-  if (phase.value === undefined)
-    return fail('append needs "phase": the phase to add to (it is created at the end if missing).')
-  const name = parsePhaseName(phase.value, limits)
-  if (!name.ok) return name
+  const after = optionalString(raw, "after", TASK_EXPECTED)
+  if (!after.ok) return after
+  if (phase.value === undefined && after.value === undefined)
+    return fail('append needs "phase" (created at the end if missing) or "after" (a task to insert after).')
   const items = parseItems(raw.items, '"items"', limits)
   if (!items.ok) return items
-  return ok({ op: "append", phase: name.value, items: items.value })
+  if (phase.value === undefined) return ok({ op: "append", after: after.value, items: items.value })
+  const name = parsePhaseName(phase.value, limits)
+  if (!name.ok) return name
+  return ok(
+    after.value === undefined
+      ? { op: "append", phase: name.value, items: items.value }
+      : { op: "append", phase: name.value, after: after.value, items: items.value },
+  )
 }
 
-function parseReason(raw: Obj, limits: Limits): Result<string | undefined> {
+function parseReason(raw: Obj, what: string, limits: Limits): Result<string | undefined> {
   const reason = optionalString(raw, "reason", "a one-line reason (a string)")
   if (!reason.ok || reason.value === undefined) return reason
   // A multi-line reason is folded, not rejected: it is free text and only needs to fit one line.
   const folded = foldLine(reason.value)
-  const bad = checkText(folded, "Blocker reason", limits)
+  const bad = checkText(folded, what, limits)
   return bad ? fail(bad) : ok(folded)
+}
+
+function parseRename(raw: Obj, target: Target | undefined, limits: Limits): Result<Op> {
+  if (target === undefined)
+    return fail('rename needs "task" (the exact task text) or "phase" (a phase name), and "to".')
+  const to = optionalString(raw, "to", "the new text (a string)")
+  if (!to.ok) return to
+  if (to.value === undefined)
+    return fail('rename needs "to": the new exact text of the task or the new name of the phase.')
+  const bad =
+    target.kind === "phase" ? checkText(to.value, "Phase name", limits) : checkText(to.value, "Task", limits)
+  if (bad) return fail(bad)
+  if (target.kind === "all") return fail('rename needs "task" or "phase".')
+  return ok({ op: "rename", target, to: to.value })
 }
 
 /**
@@ -273,6 +294,8 @@ export function parseOp(raw: unknown, list: TodoList, limits: Limits = DEFAULT_L
       if (t.kind !== "task")
         return fail('start takes a "task", not a "phase"; give the exact text of the task to start.')
       return ok({ op, target: t })
+    case "rename":
+      return parseRename(raw, t, limits)
     case "rm": {
       if (t !== undefined) return ok({ op, target: t })
       // rm with no target clears everything, so anything that looks like a meant target must stop it.
@@ -281,7 +304,8 @@ export function parseOp(raw: unknown, list: TodoList, limits: Limits = DEFAULT_L
           return fail(
             `"${key}" is empty. Give the exact ${key === "task" ? "task text" : "phase name"}, or leave out both "task" and "phase" to clear the whole list.`,
           )
-      const extra = unknownKeys(raw)
+      // Another op's fields (a rename's "to", an append's "after") may mean the model meant another op.
+      const extra = Object.keys(raw).filter((key) => key !== "op" && present(raw[key]))
       if (extra.length > 0)
         return fail(
           `rm with no "task" or "phase" clears the whole list, but the call also has ${quoteKeys(extra)}. Give "task" or "phase", or send rm alone to clear everything.`,
@@ -291,8 +315,8 @@ export function parseOp(raw: unknown, list: TodoList, limits: Limits = DEFAULT_L
     default: {
       if (t === undefined)
         return fail(`${op} needs "task" (the exact task text) or "phase" (a phase name).${unrecognized(raw)}`)
-      if (op !== "block") return ok({ op, target: t })
-      const reason = parseReason(raw, limits)
+      if (op !== "block" && op !== "drop") return ok({ op, target: t })
+      const reason = parseReason(raw, op === "block" ? "Blocker reason" : "Drop reason", limits)
       if (!reason.ok) return reason
       return ok(reason.value === undefined ? { op, target: t } : { op, target: t, reason: reason.value })
     }

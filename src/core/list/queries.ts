@@ -2,7 +2,7 @@
 // (init, import, edit, stored snapshots all go through `checkList`).
 
 import type { Counts, Limits, Phase, Task, TodoList } from "./types.ts"
-import { OPEN } from "./types.ts"
+import { OPEN, type TaskStatus } from "./types.ts"
 import { DEFAULT_PHASE, hostileText, preview } from "./words.ts"
 
 export interface Located {
@@ -100,6 +100,9 @@ export function appendPhase(list: TodoList): string {
   return current ? list[current.phaseIndex]!.name : (list.at(-1)?.name ?? DEFAULT_PHASE)
 }
 
+/** The statuses a task may carry a reason in: why it waits, or why it was dropped. */
+export const HAS_REASON: ReadonlySet<TaskStatus> = new Set(["blocked", "abandoned"])
+
 const ID_LIKE = /^(?:task|item|todo|phase|step)?[-_ #]?\d+$/i
 
 /** True for strings that look like a generated id ("task-3", "#2", "7") rather than task text. */
@@ -138,7 +141,7 @@ function checkStored(text: string, what: string, limits: Limits): string | undef
 /**
  * Every rule a whole list must satisfy: non-empty one-line texts within the length cap,
  * no duplicate task text anywhere, no duplicate phase name, task and phase counts within caps,
- * blockers only on blocked tasks. Returns the first violation as a sentence.
+ * reasons only on blocked or dropped tasks. Returns the first violation as a sentence.
  */
 export function checkList(list: readonly Phase[], limits: Limits): string | undefined {
   if (list.length > limits.maxPhases)
@@ -162,8 +165,8 @@ export function checkList(list: readonly Phase[], limits: Limits): string | unde
           ? `Duplicate task "${preview(task.text)}" in phase "${preview(phase.name)}"; task texts must be unique.`
           : `Duplicate task "${preview(task.text)}" (in phases "${preview(seen)}" and "${preview(phase.name)}"); task texts must be unique across the list.`
       tasks.set(task.text, phase.name)
-      if (task.blocker !== undefined && task.status !== "blocked")
-        return `Task "${preview(task.text)}" has a blocker but is ${task.status}; only blocked tasks carry one.`
+      if (task.blocker !== undefined && !HAS_REASON.has(task.status))
+        return `Task "${preview(task.text)}" has a reason but is ${task.status}; only blocked and dropped tasks carry one.`
       if (task.blocker !== undefined) {
         const badReason = checkStored(task.blocker, "Blocker reason", limits)
         if (badReason) return badReason

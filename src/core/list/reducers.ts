@@ -10,6 +10,7 @@ import {
   eachTask,
   findPhase,
   findTask,
+  HAS_REASON,
   looksLikeId,
   nextPendingTask,
   taskCount,
@@ -128,8 +129,8 @@ interface Move {
 }
 
 function withStatus(task: Task, status: TaskStatus, blocker?: string): Task {
-  // The blocker invariant lives here: only a blocked task keeps a reason.
-  return status === "blocked" && blocker !== undefined
+  // The reason invariant lives here: only a blocked or dropped task keeps one.
+  return HAS_REASON.has(status) && blocker !== undefined
     ? { text: task.text, status, blocker }
     : { text: task.text, status }
 }
@@ -201,7 +202,11 @@ function start(list: TodoList, target: ScopedTaskTarget): Result<Applied> {
   const task = hit.value.task
   if (task.status === "in_progress") return ok(unchanged(list, task))
   const moves: Move[] = [
-    { task, to: "in_progress", ...(task.blocker !== undefined ? { reason: task.blocker } : {}) },
+    {
+      task,
+      to: "in_progress",
+      ...(task.status === "blocked" && task.blocker !== undefined ? { reason: task.blocker } : {}),
+    },
   ]
   for (const other of eachTask(list))
     if (other.task.status === "in_progress") moves.push({ task: other.task, to: "pending", auto: "demoted" })
@@ -217,33 +222,45 @@ function done(list: TodoList, target: Target): Result<Applied> {
     // An explicit done wins over any status, even dropped: the model says the work happened.
     return ok(move(list, [{ task, to: "completed" }]))
   }
-  return closeOpen(list, target, "completed")
+  return closeOpen(list, target)
 }
 
-function drop(list: TodoList, target: Target): Result<Applied> {
+function drop(
+  list: TodoList,
+  target: Target,
+  rawReason: string | undefined,
+  limits: Limits,
+): Result<Applied> {
+  const reason = oneLine(rawReason)
+  if (reason !== undefined) {
+    const bad = checkText(reason, "Drop reason", limits)
+    if (bad) return fail(bad)
+  }
+  const moveFor = (task: Task): Move =>
+    reason === undefined ? { task, to: "abandoned" } : { task, to: "abandoned", blocker: reason, reason }
   if (target.kind === "task") {
     const hit = resolveTask(list, target)
     if (!hit.ok) return hit
     const task = hit.value.task
     if (task.status === "completed") return fail(`Task ${q(task.text)} is already done; use rm to remove it.`)
-    if (task.status === "abandoned") return ok(unchanged(list, task))
-    return ok(move(list, [{ task, to: "abandoned" }]))
+    // A dropped task keeps its reason unless a new one is given.
+    if (task.status === "abandoned" && (reason === undefined || reason === task.blocker))
+      return ok(unchanged(list, task))
+    return ok(move(list, [moveFor(task)]))
   }
-  return closeOpen(list, target, "abandoned")
+  const tasks = tasksOf(list, target)
+  if (!tasks.ok) return tasks
+  return ok(move(list, tasks.value.filter((task) => OPEN.has(task.status)).map(moveFor)))
 }
 
-/** done or drop on a phase or the whole list: every open task there is closed; closed tasks stay as they are. */
-function closeOpen(
-  list: TodoList,
-  target: Exclude<Target, { kind: "task" }>,
-  to: "completed" | "abandoned",
-): Result<Applied> {
+/** done on a phase or the whole list: every open task there is completed; closed tasks stay as they are. */
+function closeOpen(list: TodoList, target: Exclude<Target, { kind: "task" }>): Result<Applied> {
   const tasks = tasksOf(list, target)
   if (!tasks.ok) return tasks
   return ok(
     move(
       list,
-      tasks.value.filter((task) => OPEN.has(task.status)).map((task) => ({ task, to })),
+      tasks.value.filter((task) => OPEN.has(task.status)).map((task) => ({ task, to: "completed" as const })),
     ),
   )
 }
@@ -330,17 +347,25 @@ function rm(list: TodoList, target: Target): Result<Applied> {
   return ok({ list: next, changes: [{ kind: "removed", tasks: [task.text], phases: [] }] })
 }
 
-function append(
-  list: TodoList,
-  phaseName: string,
-  items: readonly string[],
-  limits: Limits,
-): Result<Applied> {
-  const name = clean(phaseName)
-  const badName = checkText(name, "Phase name", limits)
-  if (badName) return fail(badName)
-  if (items.length === 0) return fail("append needs at least one task text in items.")
-  const texts = items.map(clean)
+function append(list: TodoList, op: Extract<Op, { op: "append" }>, limits: Limits): Result<Applied> {
+  if (op.items.length === 0) return fail("append needs at least one task text in items.")
+  let name: string
+  let at: number | undefined
+  if (op.after !== undefined) {
+    const hit = resolveTask(list, {
+      kind: "task",
+      text: op.after,
+      ...(op.phase !== undefined ? { phase: op.phase } : {}),
+    })
+    if (!hit.ok) return hit
+    name = list[hit.value.phaseIndex]!.name
+    at = hit.value.taskIndex + 1
+  } else {
+    name = clean(op.phase ?? "")
+    const badName = checkText(name, "Phase name", limits)
+    if (badName) return fail(badName)
+  }
+  const texts = op.items.map(clean)
   const seen = new Set<string>()
   for (const text of texts) {
     const bad = checkText(text, "Task", limits)
@@ -355,15 +380,66 @@ function append(
   }
   const added = texts.map((text): Task => ({ text, status: "pending" }))
   const index = findPhase(list, name)
+  const insert = (tasks: readonly Task[]): Task[] =>
+    at === undefined ? [...tasks, ...added] : [...tasks.slice(0, at), ...added, ...tasks.slice(at)]
   const next: Phase[] =
     index < 0
       ? [...list, { name, tasks: added }]
-      : list.map((phase, p) =>
-          p === index ? { name: phase.name, tasks: [...phase.tasks, ...added] } : phase,
-        )
+      : list.map((phase, p) => (p === index ? { name: phase.name, tasks: insert(phase.tasks) } : phase))
   const bad = checkList(next, limits)
   if (bad) return fail(bad)
-  return ok({ list: next, changes: [{ kind: "added", phase: name, tasks: texts, newPhase: index < 0 }] })
+  const change: Change = {
+    kind: "added",
+    phase: name,
+    tasks: texts,
+    newPhase: index < 0,
+    ...(op.after !== undefined && at !== undefined ? { after: list[index]!.tasks[at - 1]!.text } : {}),
+  }
+  return ok({ list: next, changes: [change] })
+}
+
+function rename(
+  list: TodoList,
+  target: Exclude<Target, { kind: "all" }>,
+  rawTo: string,
+  limits: Limits,
+): Result<Applied> {
+  const to = clean(rawTo)
+  if (target.kind === "phase") {
+    const index = resolvePhase(list, target.name)
+    if (!index.ok) return index
+    const phase = list[index.value]!
+    const bad = checkText(to, "Phase name", limits)
+    if (bad) return fail(bad)
+    if (to === phase.name) return ok({ list, changes: [] })
+    if (findPhase(list, to) >= 0)
+      return fail(`Phase ${q(to)} already exists; give a name no other phase has, or rm one of the two.`)
+    return ok({
+      list: list.map((p, i) => (i === index.value ? { name: to, tasks: p.tasks } : p)),
+      changes: [{ kind: "renamed", what: "phase", from: phase.name, to }],
+    })
+  }
+  const hit = resolveTask(list, target)
+  if (!hit.ok) return hit
+  const { phaseIndex, taskIndex, task } = hit.value
+  const bad = checkText(to, "Task", limits)
+  if (bad) return fail(bad)
+  if (to === task.text) return ok({ list, changes: [] })
+  const existing = findTask(list, to)
+  if (existing)
+    return fail(
+      `Task ${q(to)} already exists (phase ${q(list[existing.phaseIndex]!.name)}, ${STATUS_WORDS[existing.task.status]}); give a text no other task has, or rm one of the two.`,
+    )
+  const renamed: Task =
+    task.blocker === undefined
+      ? { text: to, status: task.status }
+      : { text: to, status: task.status, blocker: task.blocker }
+  const next = list.map((phase, p) =>
+    p === phaseIndex
+      ? { name: phase.name, tasks: phase.tasks.map((t, i) => (i === taskIndex ? renamed : t)) }
+      : phase,
+  )
+  return ok({ list: next, changes: [{ kind: "renamed", what: "task", from: task.text, to }] })
 }
 
 /**
@@ -381,7 +457,7 @@ export function applyOp(list: TodoList, op: Op, limits: Limits = DEFAULT_LIMITS)
     case "done":
       return done(list, op.target)
     case "drop":
-      return drop(list, op.target)
+      return drop(list, op.target, op.reason, limits)
     case "block":
       return block(list, op.target, op.reason, limits)
     case "unblock":
@@ -389,7 +465,9 @@ export function applyOp(list: TodoList, op: Op, limits: Limits = DEFAULT_LIMITS)
     case "rm":
       return rm(list, op.target)
     case "append":
-      return append(list, op.phase, op.items, limits)
+      return append(list, op, limits)
+    case "rename":
+      return rename(list, op.target, op.to, limits)
     case "view":
       return ok({ list, changes: [] })
   }

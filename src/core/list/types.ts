@@ -12,7 +12,10 @@ export const OPEN: ReadonlySet<TaskStatus> = new Set(["pending", "in_progress", 
 export interface Task {
   readonly text: string
   readonly status: TaskStatus
-  /** One-line reason; present only while status is "blocked". */
+  /**
+   * One-line reason: why the task is blocked, or why it was dropped. Present only while the task is blocked
+   * or dropped (stored under this name since reasons were only blockers').
+   */
   readonly blocker?: string
 }
 
@@ -49,11 +52,19 @@ export type Op =
   | { readonly op: "init"; readonly list: readonly PhaseSpec[] }
   | { readonly op: "start"; readonly target: Target & { kind: "task" } }
   | { readonly op: "done"; readonly target: Target }
-  | { readonly op: "drop"; readonly target: Target }
+  | { readonly op: "drop"; readonly target: Target; readonly reason?: string }
   | { readonly op: "block"; readonly target: Target; readonly reason?: string }
   | { readonly op: "unblock"; readonly target: Target }
   | { readonly op: "rm"; readonly target: Target }
-  | { readonly op: "append"; readonly phase: string; readonly items: readonly string[] }
+  /** Adds to the end of `phase`, or right after the task `after` (in its phase; `phase`, if given, must agree). */
+  | {
+      readonly op: "append"
+      readonly phase?: string
+      readonly after?: string
+      readonly items: readonly string[]
+    }
+  /** Gives a task or a phase a new exact text; its place, status and reason stay. */
+  | { readonly op: "rename"; readonly target: Exclude<Target, { kind: "all" }>; readonly to: string }
   | { readonly op: "view" }
 
 export type OpName = Op["op"]
@@ -66,6 +77,7 @@ export const OP_NAMES: readonly OpName[] = [
   "unblock",
   "rm",
   "append",
+  "rename",
   "view",
 ]
 
@@ -92,7 +104,10 @@ export type Change =
       readonly phase: string
       readonly tasks: readonly string[]
       readonly newPhase: boolean
+      /** The task they were inserted after; absent when they went to the end of the phase. */
+      readonly after?: string
     }
+  | { readonly kind: "renamed"; readonly what: "task" | "phase"; readonly from: string; readonly to: string }
   | { readonly kind: "removed"; readonly tasks: readonly string[]; readonly phases: readonly string[] }
   /** The op asked for what already held (e.g. done on a completed task). Success, nothing changed. */
   | { readonly kind: "unchanged"; readonly task: string; readonly status: TaskStatus }

@@ -18,8 +18,8 @@ function names(texts: readonly string[]): string {
 
 export function formatTask(task: Task): string {
   const line = `${STATUS_BOXES[task.status]} ${neutralize(task.text)}`
-  return task.status === "blocked" && task.blocker !== undefined
-    ? `${line} (blocked: ${neutralize(task.blocker)})`
+  return task.blocker !== undefined
+    ? `${line} (${STATUS_WORDS[task.status]}: ${neutralize(task.blocker)})`
     : line
 }
 
@@ -74,12 +74,14 @@ interface Group {
 /** Which sentence a net move belongs to; undefined when it nets out to nothing. */
 function groupKey(net: Net): string | undefined {
   const { from, to, last } = net
-  if (from === to)
-    return to === "blocked" && last.from === "blocked" && last.to === "blocked"
-      ? `still:${last.reason ?? ""}`
-      : undefined
+  if (from === to) {
+    if (last.from !== to || last.to !== to) return undefined
+    // A new reason on a task already blocked or dropped.
+    if (to === "blocked") return `still:${last.reason ?? ""}`
+    return to === "abandoned" && last.reason !== undefined ? `dropped:${last.reason}` : undefined
+  }
   if (to === "completed") return "done"
-  if (to === "abandoned") return "dropped"
+  if (to === "abandoned") return `dropped:${last.reason ?? ""}`
   if (to === "blocked") return `blocked:${last.reason ?? ""}`
   if (to === "pending")
     return from === "in_progress" ? "demoted" : from === "blocked" ? "unblocked" : "reopened"
@@ -92,7 +94,7 @@ function renderGroup(group: Group): string {
   const { from, last } = group.sample
   const reason = last.reason
   if (group.key === "done") return `Done ${list}.`
-  if (group.key === "dropped") return `Dropped ${list}.`
+  if (group.key.startsWith("dropped:")) return reason ? `Dropped ${list} (${reason}).` : `Dropped ${list}.`
   if (group.key === "unblocked") return `Unblocked ${list}.`
   if (group.key === "reopened") return `Reopened ${list} as pending.`
   if (group.key === "demoted") return `${list} moved back to pending.`
@@ -115,8 +117,11 @@ function describeOther(change: Exclude<Change, StatusChange>): string | undefine
         : undefined
     }
     case "added": {
+      if (change.after !== undefined) return `Added ${names(change.tasks)} after ${quote(change.after)}.`
       return `Added ${names(change.tasks)} to ${change.newPhase ? "new phase " : ""}${quote(change.phase)}.`
     }
+    case "renamed":
+      return `Renamed ${change.what === "phase" ? "phase " : ""}${quote(change.from)} to ${quote(change.to)}.`
     case "removed": {
       const { tasks, phases } = change
       if (phases.length === 0 && tasks.length === 0) return "The list was already empty."

@@ -15,34 +15,24 @@ export function isPluginText(text: string): boolean {
   return text.trimStart().startsWith(MARKER)
 }
 
-// Rides on every model request: every word here costs tokens on every turn, so it is kept lean.
-export const TOOL_DESCRIPTION = `Phased todo list for multi-step work. Address tasks by exact text and phases by exact name, never by ids or numbers; task texts are unique.
-Ops (field op):
-- init list:[{phase,items:[text]}]: lay out the whole plan (replaces any list)
-- start task: work on it now
-- done task|phase: finished
-- drop task|phase: no longer needed
-- block task|phase reason?: waiting on something external
-- unblock task|phase
-- rm task|phase; with neither, clears the list
-- append phase items: add tasks to a phase (created if missing)
-- view: show the list
-Batch: ops:[{op,...},...] applies all or nothing.
-One task is in progress at a time; when it is done the next pending one starts automatically. Mark each task done as soon as it is finished, not all at the end. Block a task with a reason when it waits on something external (the user, access, CI).`
+// Rides on every model request: every word here costs characters on every turn, so each op, field and rule is
+// said once (tool-text.test.ts checks it against the README's tool table; the schema names no more).
+export const TOOL_DESCRIPTION = `Phased todo list. Name tasks by exact text, phases by exact name; no ids.
+op: fields
+- init: list:[{phase,items}], the whole plan (replaces the list)
+- start: task
+- done, drop, block, unblock: task|phase; reason? for drop, block
+- rm: task|phase, or neither to clear the list
+- append: items, and phase (created if missing) or after (a task)
+- rename: task|phase, to (new exact text; place and status stay)
+- view
+block: waiting on something external. unblock: back to pending.
+ops:[{op,...}]: a batch, in order, all or nothing.
+One task is in progress; start moves the running one back. After each call, if none is, the first pending task starts. Mark each task done when finished.`
 
 /** The todo tool's answer in a subagent session: the list belongs to the main session the user watches. */
 export const SUBAGENT_REFUSAL =
   "Error: the todo list belongs to the main session; a subagent reports its progress in its final answer instead. Nothing was changed."
-
-/**
- * Descriptions of the tool arguments the tool description does not explain, for the JSON schema
- * (op, task, phase and items are named there; each description rides on every request).
- */
-export const ARG_DESCRIPTIONS = {
-  reason: "block: why it is blocked, one line",
-  list: "init: the whole plan, [{phase, items}] in order",
-  ops: "Ops [{op, ...}] in order, all or nothing",
-} as const
 
 function withMarker(lines: readonly string[]): string {
   return [MARKER, ...lines].join("\n")

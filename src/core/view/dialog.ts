@@ -104,8 +104,8 @@ export function taskEntries(list: TodoList): TaskEntry[] {
     const category = phaseHeading(neutralize(phase.name), countTasks(phase.tasks).closed, phase.tasks.length)
     for (const task of phase.tasks) {
       const description =
-        task.status === "blocked" && task.blocker !== undefined
-          ? `blocked: ${fitText(neutralize(task.blocker), BLOCKER_COLUMNS)}`
+        task.blocker !== undefined
+          ? `${STATUS_WORDS[task.status]}: ${fitText(neutralize(task.blocker), BLOCKER_COLUMNS)}`
           : STATUS_WORDS[task.status]
       const room = Math.max(MIN_TITLE_COLUMNS, DIALOG_ROW_WIDTH - 1 - displayWidth(description))
       out.push({
@@ -126,7 +126,7 @@ export function countsText(list: TodoList): string {
   return c.total === 0 ? "empty" : progressText(c)
 }
 
-export type TaskAction = "start" | "done" | "drop" | "block" | "unblock" | "rm"
+export type TaskAction = "start" | "done" | "drop" | "block" | "unblock" | "rename" | "rm"
 
 export interface ActionEntry {
   readonly action: TaskAction
@@ -142,6 +142,7 @@ export function taskActions(status: TaskStatus): ActionEntry[] {
         { action: "done", title: "Done" },
         { action: "block", title: "Block…" },
         { action: "drop", title: "Drop" },
+        { action: "rename", title: "Rename…" },
         { action: "rm", title: "Remove…" },
       ]
     case "in_progress":
@@ -149,6 +150,7 @@ export function taskActions(status: TaskStatus): ActionEntry[] {
         { action: "done", title: "Done" },
         { action: "block", title: "Block…" },
         { action: "drop", title: "Drop" },
+        { action: "rename", title: "Rename…" },
         { action: "rm", title: "Remove…" },
       ]
     case "blocked":
@@ -158,28 +160,34 @@ export function taskActions(status: TaskStatus): ActionEntry[] {
         { action: "done", title: "Done" },
         { action: "block", title: "Change the reason…" },
         { action: "drop", title: "Drop" },
+        { action: "rename", title: "Rename…" },
         { action: "rm", title: "Remove…" },
       ]
     case "completed":
       return [
         { action: "start", title: "Reopen and start" },
+        { action: "rename", title: "Rename…" },
         { action: "rm", title: "Remove…" },
       ]
     case "abandoned":
       return [
         { action: "start", title: "Reopen and start" },
         { action: "done", title: "Done" },
+        { action: "rename", title: "Rename…" },
         { action: "rm", title: "Remove…" },
       ]
   }
 }
 
-/** The op a task action runs. A blank reason blocks without one. */
-export function actionOp(action: TaskAction, text: string, reason?: string): Op {
+/** The op a task action runs. `input` is a block's reason (blank: none) or a rename's new text. */
+export function actionOp(action: TaskAction, text: string, input?: string): Op {
   const target = { kind: "task", text } as const
+  const reason = input
   switch (action) {
     case "start":
       return { op: "start", target }
+    case "rename":
+      return { op: "rename", target, to: input?.trim() || text }
     case "block": {
       const why = reason?.trim()
       return why ? { op: "block", target, reason: why } : { op: "block", target }
@@ -236,6 +244,10 @@ export function removeConfirmation(text: string): Confirmation {
 /** The title of the prompt asking why a task is blocked. */
 export function blockPrompt(text: string): string {
   return `Why is "${preview(text, 34)}" blocked?`
+}
+
+export function renamePrompt(text: string): string {
+  return `Rename "${preview(text, 40)}" to:`
 }
 
 /** The headline of a whole-list change, by what made it. */
