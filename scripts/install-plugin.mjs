@@ -10,15 +10,18 @@ import { spawnSync } from "node:child_process"
 import {
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   renameSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from "node:fs"
 import { homedir } from "node:os"
 import { basename, dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { npmFailureSentence, npmLogPath } from "./lib/npm-failure.mjs"
 import { editPluginList, isOurSpec, listedSpecs, PACKAGE_NAME } from "./lib/plugin-config.mjs"
 
 const checkoutDir = resolve(dirname(fileURLToPath(import.meta.url)), "..")
@@ -138,7 +141,31 @@ function targetSpec(target) {
   return { spec: path, checkout: false }
 }
 
+/** The newest modification time (ms) of the files under `path` (a file or a folder), or 0. */
+function newest(path) {
+  let stat
+  try {
+    stat = statSync(path)
+  } catch {
+    return 0
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs
+  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))))
+}
+
+/** Both entries exist and are newer than every source and build input: a build would change nothing. */
+function distIsCurrent() {
+  const built = ["dist/server.mjs", "dist/tui.mjs"].map((f) => newest(join(checkoutDir, f)))
+  if (built.some((t) => t === 0)) return false
+  const inputs = ["src", "package.json", "package-lock.json", "tsdown.config.ts", "tsconfig.json"]
+  return Math.min(...built) >= Math.max(...inputs.map((f) => newest(join(checkoutDir, f))))
+}
+
 function build() {
+  if (distIsCurrent()) {
+    process.stdout.write("install-plugin: dist/ is newer than src/; not rebuilding\n")
+    return
+  }
   if (!existsSync(join(checkoutDir, "node_modules", ".bin", "tsdown"))) {
     fail("this checkout has no node_modules: run `npm ci` here first")
   }
@@ -147,29 +174,43 @@ function build() {
   if (r.status !== 0) fail("the build failed; nothing was changed")
 }
 
-/** npm-installs the tarball (with its dependencies) into `dir`, replacing what was there. */
+/**
+ * npm-installs the tarball (with its dependencies) into `dir`, replacing what was there. npm runs
+ * in `dir` (its own package.json makes it the project) with the caller's environment, so every npm
+ * setting the user has is in force: `--prefix` would also move npm's machine-wide config to
+ * DIR/etc/npmrc and lose a `cafile` set there. A failure becomes one sentence with npm's real cause.
+ */
 function unpack(tarball, dir) {
   process.stdout.write(`install-plugin: npm install ${tarball} into ${dir}\n`)
   mkdirSync(dir, { recursive: true })
   writeFileSync(join(dir, "package.json"), `${JSON.stringify({ private: true }, null, 2)}\n`)
-  // Without the variables of the `npm run` around this script: they describe this checkout.
+  // Without the variables of the `npm run` around this script that describe this checkout or this
+  // script's own flags; npm's config (npm_config_globalconfig, cafile, userconfig…) stays.
   const env = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([k]) => !/^npm_(?:package|lifecycle|config_(?:dry_run|uninstall|project))/i.test(k),
+      ([k]) =>
+        !/^npm_(?:package_|lifecycle_|config_(?:local_prefix|dry_run|uninstall|project|build)$)/i.test(k),
     ),
   )
-  const args = [
-    "install",
-    tarball,
-    "--prefix",
-    dir,
-    "--no-audit",
-    "--no-fund",
-    "--omit=dev",
-    "--prefer-offline",
-  ]
-  const r = spawnSync("npm", args, { cwd: dir, env, stdio: ["ignore", "inherit", "inherit"] })
-  if (r.status !== 0) fail(`npm install of ${tarball} failed; the config files were not changed`)
+  const args = ["install", tarball, "--no-audit", "--no-fund", "--omit=dev", "--prefer-offline"]
+  const r = spawnSync("npm", args, { cwd: dir, env, encoding: "utf8", stdio: ["ignore", "inherit", "pipe"] })
+  if (r.error || r.status !== 0) {
+    const stderr = r.stderr ?? ""
+    const logPath = npmLogPath(stderr)
+    let log = ""
+    try {
+      if (logPath) log = readFileSync(logPath, "utf8")
+    } catch {}
+    fail(
+      npmFailureSentence({
+        what: tarball,
+        stderr: stderr || (r.error?.message ?? ""),
+        log,
+        status: r.status,
+      }),
+    )
+  }
+  if (r.stderr) process.stderr.write(r.stderr)
   const installed = join(dir, "node_modules", PACKAGE_NAME)
   const missing = ["package.json", "dist/server.mjs", "dist/tui.mjs"].filter(
     (f) => !existsSync(join(installed, f)),
@@ -211,11 +252,16 @@ function planKind(kind, files, { spec, uninstall }) {
   return plans
 }
 
-function describe(change) {
-  if (change.action === "replaced")
-    return `replaced ${JSON.stringify(change.spec)} with ${JSON.stringify(change.with)}`
-  if (change.action === "kept") return `already lists ${JSON.stringify(change.spec)}`
-  return `${change.action} ${JSON.stringify(change.spec)}`
+/** One change in words: done ("removed …"), or planned in a dry run ("would remove …"). */
+function describe(change, dryRun) {
+  const verb = {
+    added: ["added", "would add"],
+    removed: ["removed", "would remove"],
+    replaced: ["replaced", "would replace"],
+    kept: ["already lists", "already lists"],
+  }[change.action][dryRun ? 1 : 0]
+  const tail = change.action === "replaced" ? ` with ${JSON.stringify(change.with)}` : ""
+  return `${verb} ${JSON.stringify(change.spec)}${tail}`
 }
 
 /** Write through symlinks, atomically: a temporary file beside the real one, then rename. */
@@ -262,17 +308,23 @@ if (checkout && !opts.uninstall) {
 }
 
 const scope = opts.project === undefined ? "global config" : `project config (${projectRoot(opts.project)})`
-const what = opts.uninstall ? `removing ${PACKAGE_NAME}` : `${PACKAGE_NAME} -> ${JSON.stringify(spec)}`
+const what = opts.uninstall ? `removing ${PACKAGE_NAME}` : `${PACKAGE_NAME} → ${JSON.stringify(spec)}`
 process.stdout.write(
   `install-plugin: ${what}, ${scope}${opts.dryRun ? " (dry run: nothing is written)" : ""}\n`,
 )
 let changed = 0
 for (const p of plans) {
   const label = p.kind === "opencode" ? "server" : "tui   "
-  for (const c of p.changes) process.stdout.write(`  ${label}  ${p.file}: ${describe(c)}\n`)
+  for (const c of p.changes) process.stdout.write(`  ${label}  ${p.file}: ${describe(c, opts.dryRun)}\n`)
   if (p.text === p.before) continue
   changed++
-  if (!opts.dryRun) writeConfig(p.file, p.text)
+  // A file that held nothing but the entry this script created it for goes with the entry.
+  if (p.text === undefined) {
+    process.stdout.write(
+      `  ${label}  ${p.file}: ${opts.dryRun ? "would delete" : "deleted"} the file (it held only this entry)\n`,
+    )
+    if (!opts.dryRun) rmSync(p.file, { force: true })
+  } else if (!opts.dryRun) writeConfig(p.file, p.text)
 }
 if (plans.every((p) => p.changes.length === 0)) process.stdout.write(`  no ${PACKAGE_NAME} entries found\n`)
 

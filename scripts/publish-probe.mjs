@@ -40,9 +40,17 @@ function run(step, cmd, args, { cwd = root, timeoutMs = 180_000, env = cleanEnv(
   return r.stdout
 }
 
-/** This environment without the npm_* variables `npm run` sets, which describe this checkout. */
+/**
+ * This environment without the variables `npm run` sets that describe this checkout (its package,
+ * its script, its folder). The user's npm config stays in force (npm_config_globalconfig, cafile,
+ * userconfig, proxies, NODE_EXTRA_CA_CERTS): npm here must work as it does for them.
+ */
 function cleanEnv() {
-  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)))
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !/^npm_(?:package_|lifecycle_|config_local_prefix$)|^INIT_CWD$/i.test(k),
+    ),
+  )
 }
 
 /**
@@ -113,26 +121,32 @@ function importServerEntry(file, cwd) {
   console.log(`       ${imported.trim()}`)
 }
 
-/** `npm run install-plugin -- <args>` of the clone, against the sandbox's config and data folders. */
-function installPlugin(clone, args, env) {
+/**
+ * `npm run install-plugin -- <args>` of the clone, writing the sandbox's config and data folders:
+ * the user's environment (so npm runs under their own npm config) with only the two folders
+ * install-plugin writes moved into the sandbox.
+ */
+function installPlugin(clone, args, sandbox) {
   return run(
     `install-plugin ${args.join(" ")}`.trim(),
     process.execPath,
     [join(clone, "scripts", "install-plugin.mjs"), ...args],
     {
       cwd: clone,
-      // The host's installer and npm use the machine's npm cache, so nothing is fetched twice.
-      env: { ...env, INIT_CWD: work, npm_config_cache: npmCache },
+      env: {
+        ...cleanEnv(),
+        XDG_CONFIG_HOME: sandbox.XDG_CONFIG_HOME,
+        XDG_DATA_HOME: sandbox.XDG_DATA_HOME,
+        INIT_CWD: work,
+      },
       timeoutMs: 300_000,
     },
   )
 }
 
 let code = 0
-let npmCache
 try {
   if (!hasTmux()) fail("tmux is not installed (apt-get install -y tmux)")
-  npmCache = run("npm config get cache", "npm", ["config", "get", "cache"]).trim()
   const sha = run("git rev-parse HEAD", "git", ["rev-parse", "HEAD"]).trim()
   if (run("git status", "git", ["status", "--porcelain", "--untracked-files=no"]).trim()) {
     console.log(
@@ -148,14 +162,19 @@ try {
   if (existsSync(join(clone, "dist"))) fail("the clone has a dist/ folder: build output is committed")
   symlinkSync(join(root, "node_modules"), join(clone, "node_modules"), "dir")
 
-  const packed = JSON.parse(
-    run(
-      "npm pack (fresh clone, no build before)",
-      "npm",
-      ["pack", "--json", "--foreground-scripts=false", "--pack-destination", work],
-      { cwd: clone, timeoutMs: 300_000 },
-    ),
+  // As a tool would run it: the build (`prepare`) prints to stderr, so stdout is npm's JSON alone.
+  const packOut = run(
+    "npm pack --json (fresh clone, no build before)",
+    "npm",
+    ["pack", "--json", "--pack-destination", work],
+    { cwd: clone, timeoutMs: 300_000 },
   )
+  let packed
+  try {
+    packed = JSON.parse(packOut)
+  } catch {
+    fail("npm pack --json printed more than npm's JSON on stdout", packOut.slice(0, 2000))
+  }
   const info = packed[0]
   const files = info.files.map((f) => f.path)
   for (const wanted of [

@@ -293,16 +293,18 @@ function removeItems(text, node, indexes) {
  * The new text of one config file after installing `spec` (or uninstalling, when `spec` is
  * undefined). `isOurs(spec)` tells this package's entries apart. `kind` is "opencode" or "tui"
  * (only used when the file is new). Returns { ok: true, text, changes } where changes lists
- * { action: "added" | "replaced" | "removed" | "kept", spec }, or { ok: false, reason }.
+ * { action: "added" | "replaced" | "removed" | "kept", spec }, or { ok: false, reason }. On
+ * uninstall, a file left exactly as this function creates one but with an empty list gives text
+ * undefined: the file is to be deleted.
  * Installing keeps the first entry of ours in place (re-pointed, with its options) and removes
  * any others, so the plugin is never listed twice.
  */
 export function editPluginList(text, { spec, isOurs, kind }) {
   const itemText = spec === undefined ? "" : JSON.stringify(spec)
+  const fresh = (items) => `{\n  "$schema": ${JSON.stringify(SCHEMAS[kind])},\n  "plugin": [${items}]\n}\n`
   if (text === undefined || text.trim() === "") {
     if (spec === undefined) return { ok: true, text, changes: [] }
-    const fresh = `{\n  "$schema": ${JSON.stringify(SCHEMAS[kind])},\n  "plugin": [${itemText}]\n}\n`
-    return { ok: true, text: fresh, changes: [{ action: "added", spec }] }
+    return { ok: true, text: fresh(itemText), changes: [{ action: "added", spec }] }
   }
   const parsed = parseJsonc(text)
   if (!parsed.ok) {
@@ -341,7 +343,9 @@ export function editPluginList(text, { spec, isOurs, kind }) {
   if (spec === undefined) {
     if (ours.length === 0) return { ok: true, text, changes: [] }
     const changes = ours.map((i) => ({ action: "removed", spec: specs[i] }))
-    return { ok: true, text: applyEdits(text, removeItems(text, list, ours)), changes }
+    const left = applyEdits(text, removeItems(text, list, ours))
+    // The file as this script creates it, now empty: nothing of the user's is in it, so it goes.
+    return { ok: true, text: left === fresh("") ? undefined : left, changes }
   }
   if (ours.length === 0) {
     const last = list.items.at(-1)

@@ -10,6 +10,7 @@ import {
   readFileSync,
   rmSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs"
 import { tmpdir } from "node:os"
@@ -34,21 +35,63 @@ beforeEach(() => {
 afterEach(() => rmSync(box, { recursive: true, force: true }))
 
 function run(...args: string[]) {
-  const r = spawnSync(process.execPath, [script, ...args], {
+  return runWith({}, ...args)
+}
+
+function runWith(env: Record<string, string>, ...args: string[]) {
+  const r = spawnSync(process.execPath, [env.SCRIPT ?? script, ...args], {
     encoding: "utf8",
     env: {
       PATH: process.env.PATH ?? "",
       HOME: join(box, "home"),
       XDG_CONFIG_HOME: join(box, "config"),
       INIT_CWD: project,
+      ...env,
     },
   })
   return { code: r.status, out: r.stdout, err: r.stderr }
 }
 
-function write(file: string, text: string) {
+/**
+ * A recording `npm`, first on PATH: each call appends { args, cwd, env } to calls.jsonl. `install`
+ * lays out a complete package in its working folder, or fails the way `mode` says.
+ */
+function fakeNpm(mode: "ok" | "cert-behind-eresolve" = "ok") {
+  const bin = join(box, "bin")
+  const record = join(box, "calls.jsonl")
+  const log = join(box, "npm-debug.log")
+  write(
+    join(bin, "npm"),
+    `#!${process.execPath}
+const fs = require("node:fs"), path = require("node:path")
+const args = process.argv.slice(2)
+fs.appendFileSync(${JSON.stringify(record)}, JSON.stringify({ args, cwd: process.cwd(), env: process.env }) + "\\n")
+if (args[0] === "install") {
+  if (${JSON.stringify(mode)} === "cert-behind-eresolve") {
+    fs.writeFileSync(${JSON.stringify(log)}, "41 verbose stack FetchError: request to https://registry.npmjs.org/zod failed, reason: self-signed certificate in certificate chain\\n42 verbose code SELF_SIGNED_CERT_IN_CHAIN\\n")
+    process.stderr.write("npm error code ERESOLVE\\nnpm error ERESOLVE could not resolve\\nnpm error Found: @opentui/solid@undefined\\nnpm error A complete log of this run can be found in: ${log}\\n")
+    process.exit(1)
+  }
+  const pkg = path.join(process.cwd(), "node_modules", "opencode-todo")
+  fs.mkdirSync(path.join(pkg, "dist"), { recursive: true })
+  for (const f of ["package.json", "dist/server.mjs", "dist/tui.mjs"]) fs.writeFileSync(path.join(pkg, f), "{}")
+}
+`,
+    { mode: 0o755 },
+  )
+  const calls = () =>
+    existsSync(record)
+      ? read(record)
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l) as { args: string[]; cwd: string; env: Record<string, string> })
+      : []
+  return { path: `${bin}:${process.env.PATH ?? ""}`, calls }
+}
+
+function write(file: string, text: string, options?: { mode: number }) {
   mkdirSync(resolve(file, ".."), { recursive: true })
-  writeFileSync(file, text)
+  writeFileSync(file, text, options)
 }
 
 const read = (file: string) => readFileSync(file, "utf8")
@@ -89,7 +132,7 @@ describe("install-plugin in a fresh config folder", () => {
     expect(ok.code).toBe(0)
     const dir = join(box, "home", ".local", "share", "opencode-todo", "opencode-todo-0.2.0")
     expect(ok.out).toContain(`would npm install ${join(project, "opencode-todo-0.2.0.tgz")} into ${dir}`)
-    expect(ok.out).toContain(`added ${JSON.stringify(join(dir, "node_modules", "opencode-todo"))}`)
+    expect(ok.out).toContain(`would add ${JSON.stringify(join(dir, "node_modules", "opencode-todo"))}`)
     expect(existsSync(join(box, "config"))).toBe(false)
   })
 
@@ -100,6 +143,19 @@ describe("install-plugin in a fresh config folder", () => {
     expect(r.err).toContain("has no dist/server.mjs or dist/tui.mjs")
   })
 
+  it("--uninstall deletes the files it created, and --dry-run says what it would remove", () => {
+    const pkg = folder()
+    run(pkg)
+    const dry = run("--uninstall", "--dry-run")
+    expect(dry.out).toContain(`would remove ${JSON.stringify(pkg)}`)
+    expect(dry.out).not.toMatch(/: removed /)
+    expect(plugins(join(globalDir, "tui.json"))).toEqual([pkg])
+    const r = run("--uninstall")
+    expect(r.code).toBe(0)
+    expect(r.out).toContain(`removed ${JSON.stringify(pkg)}`)
+    expect(readdirSync(globalDir)).toEqual([])
+  })
+
   it("writes an npm name or git URL as given", () => {
     expect(run("opencode-todo@latest").code).toBe(0)
     expect(plugins(join(globalDir, "tui.json"))).toEqual(["opencode-todo@latest"])
@@ -108,7 +164,7 @@ describe("install-plugin in a fresh config folder", () => {
   it("points at this checkout when given no target (dry run: nothing written, no build)", () => {
     const r = run("--dry-run")
     expect(r.code).toBe(0)
-    expect(r.out).toContain(`added ${JSON.stringify(checkoutDir)}`)
+    expect(r.out).toContain(`would add ${JSON.stringify(checkoutDir)}`)
     expect(existsSync(join(box, "config"))).toBe(false)
   })
 
@@ -123,6 +179,96 @@ describe("install-plugin in a fresh config folder", () => {
     const r = run("--global")
     expect(r.code).toBe(2)
     expect(r.err).toContain("usage: npm run install-plugin")
+  })
+})
+
+describe("install-plugin with a tarball, under the caller's own npm setup", () => {
+  const tarball = () => {
+    writeFileSync(join(project, "opencode-todo-0.2.0.tgz"), "")
+    return "./opencode-todo-0.2.0.tgz"
+  }
+  const dir = () => join(box, "home", ".local", "share", "opencode-todo", "opencode-todo-0.2.0")
+
+  it("runs npm in the install folder with the caller's environment and npm config, no --prefix", () => {
+    const npm = fakeNpm()
+    const globalconfig = join(box, "etc", "npmrc")
+    write(globalconfig, "cafile=/etc/ssl/certs/proxy-ca.pem\n")
+    const r = runWith(
+      {
+        PATH: npm.path,
+        NODE_EXTRA_CA_CERTS: "/etc/ssl/certs/proxy-ca.pem",
+        npm_config_globalconfig: globalconfig,
+        npm_config_userconfig: join(box, "home", ".npmrc"),
+        HTTPS_PROXY: "http://proxy.example:3128",
+        // What `npm run install-plugin` adds about this checkout: not for the install.
+        npm_package_name: "opencode-todo",
+        npm_config_local_prefix: checkoutDir,
+      },
+      tarball(),
+    )
+    expect(r.code, r.err).toBe(0)
+    const installs = npm.calls().filter((c) => c.args[0] === "install")
+    expect(installs).toHaveLength(1)
+    const [call] = installs
+    expect(call?.cwd).toBe(dir())
+    expect(call?.args).toContain(join(project, "opencode-todo-0.2.0.tgz"))
+    expect(call?.args.some((a) => /^--(?:prefix|globalconfig|userconfig|cafile)\b/.test(a))).toBe(false)
+    expect(call?.env).toMatchObject({
+      NODE_EXTRA_CA_CERTS: "/etc/ssl/certs/proxy-ca.pem",
+      npm_config_globalconfig: globalconfig,
+      npm_config_userconfig: join(box, "home", ".npmrc"),
+      HTTPS_PROXY: "http://proxy.example:3128",
+      HOME: join(box, "home"),
+    })
+    expect(call?.env.npm_package_name).toBeUndefined()
+    expect(call?.env.npm_config_local_prefix).toBeUndefined()
+    expect(plugins(join(globalDir, "tui.json"))).toEqual([join(dir(), "node_modules", "opencode-todo")])
+  })
+
+  it("names npm's real cause in one sentence when npm sums it up as ERESOLVE, and writes nothing", () => {
+    const npm = fakeNpm("cert-behind-eresolve")
+    const r = runWith({ PATH: npm.path }, tarball())
+    expect(r.code).toBe(1)
+    const sentence = r.err.trim().split("\n")
+    expect(sentence).toHaveLength(1)
+    expect(sentence[0]).toContain("npm could not install")
+    expect(sentence[0]).toContain("SELF_SIGNED_CERT_IN_CHAIN")
+    expect(sentence[0]).toContain("self-signed certificate in certificate chain")
+    expect(sentence[0]).toContain("cafile")
+    expect(sentence[0]).not.toContain("ERESOLVE")
+    expect(existsSync(join(box, "config"))).toBe(false)
+  })
+})
+
+describe("install-plugin for this checkout", () => {
+  /** A copy of the script in a checkout of its own, with a source file and a built dist/. */
+  function checkout() {
+    const root = join(box, "checkout")
+    for (const f of ["install-plugin.mjs", "lib/plugin-config.mjs", "lib/npm-failure.mjs"]) {
+      write(join(root, "scripts", f), read(join(checkoutDir, "scripts", f)))
+    }
+    write(join(root, "node_modules", ".bin", "tsdown"), "")
+    write(join(root, "src", "index.ts"), "")
+    write(join(root, "package.json"), "{}")
+    const past = new Date(Date.now() - 60_000)
+    for (const f of ["src/index.ts", "package.json"]) utimesSync(join(root, f), past, past)
+    write(join(root, "dist", "server.mjs"), "")
+    write(join(root, "dist", "tui.mjs"), "")
+    return { root, script: join(root, "scripts", "install-plugin.mjs") }
+  }
+
+  it("does not rebuild when dist/ is newer than the sources, and does when a source changed", () => {
+    const npm = fakeNpm()
+    const { root, script: copy } = checkout()
+    const first = runWith({ PATH: npm.path, SCRIPT: copy })
+    expect(first.code, first.err).toBe(0)
+    expect(first.out).toContain("not rebuilding")
+    expect(npm.calls()).toEqual([])
+    expect(plugins(join(globalDir, "opencode.json"))).toEqual([root])
+    const future = new Date(Date.now() + 60_000)
+    utimesSync(join(root, "src", "index.ts"), future, future)
+    expect(runWith({ PATH: npm.path, SCRIPT: copy }).code).toBe(0)
+    expect(npm.calls().map((c) => c.args.slice(0, 2))).toEqual([["run", "build"]])
   })
 })
 
