@@ -5,6 +5,7 @@
 import { type Config, limitsOf } from "../core/config.ts"
 import { commit, revert, type Stepped, settleEdit, unrevert } from "../core/history/history.ts"
 import { type EditAnchor, editAnchor, type RewindAction } from "../core/history/rewind.ts"
+import { type EditNote, isEditNote } from "../core/list/diff.ts"
 import { isRecord } from "../core/list/result.ts"
 import type { TodoList } from "../core/list/types.ts"
 import type { Access } from "../core/session/permission.ts"
@@ -19,7 +20,6 @@ import {
   todoRefusal,
 } from "../core/session/session.ts"
 import { droppedToast, spokenToasts } from "../core/session/toasts.ts"
-import { type EditNote, isEditNote } from "../shared/user-edits.ts"
 import type { Snapshot } from "../store/record.ts"
 import { historyOf } from "../store/record.ts"
 import type { Store } from "../store/store.ts"

@@ -8,12 +8,12 @@ import { homedir } from "node:os"
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path"
 import { currentList, recordEdit, revert, revertPoint } from "../core/history/history.ts"
 import { type EditAnchor, samePoint } from "../core/history/rewind.ts"
-import { diffLists, type ListDiff } from "../core/list/diff.ts"
+import { diffLists, type EditNote, type ListDiff } from "../core/list/diff.ts"
 import { executeOps } from "../core/list/execute.ts"
 import { type ImportOptions, importMarkdown } from "../core/list/import.ts"
 import { isTodoExport, renderMarkdown } from "../core/list/markdown.ts"
 import { taskCount } from "../core/list/queries.ts"
-import { fail, isRecord, ok, type Result } from "../core/list/result.ts"
+import { fail, ok, type Result } from "../core/list/result.ts"
 import type { Limits, Op, TodoList } from "../core/list/types.ts"
 import { describeError, type Fs } from "../store/files.ts"
 import { historyOf } from "../store/record.ts"
@@ -30,26 +30,6 @@ export type EditOutcome =
  * caller tells the model itself (the server command's reply does).
  */
 export type Notify = "record" | "none"
-
-/** A pending user-edit note as stored in a record's `edits`. */
-export interface EditNote {
-  readonly lines: readonly string[]
-  readonly removed: readonly string[]
-  /** Absent in notes that removed no phase (and in notes written before phases were named apart). */
-  readonly removedPhases?: readonly string[]
-}
-
-export function isEditNote(value: unknown): value is EditNote {
-  return (
-    isRecord(value) &&
-    Array.isArray(value.lines) &&
-    value.lines.every((l) => typeof l === "string") &&
-    Array.isArray(value.removed) &&
-    value.removed.every((r) => typeof r === "string") &&
-    (value.removedPhases === undefined ||
-      (Array.isArray(value.removedPhases) && value.removedPhases.every((r) => typeof r === "string")))
-  )
-}
 
 /**
  * Where in the conversation a user edit is made (core/rewind.ts): while the session is reverted, at the

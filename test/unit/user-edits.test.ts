@@ -14,12 +14,12 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { beforeEach, describe, expect, it } from "vitest"
 import { listAt, recordCall, revertPoint, unrevert } from "../../src/core/history/history.ts"
+import { isEditNote } from "../../src/core/list/diff.ts"
 import { EXPORT_MARKER, renderMarkdown } from "../../src/core/list/markdown.ts"
 import { parseSnapshot } from "../../src/core/list/parse.ts"
 import { DEFAULT_LIMITS, type TodoList } from "../../src/core/list/types.ts"
 import {
   exportList,
-  isEditNote,
   readImport,
   replaceFromMarkdown,
   resolveProjectPath,

@@ -1,18 +1,42 @@
-// What changed between two lists, in words the model reads after a user edit. One
+// What changed between two lists, in words the model reads after a user edit (the edit note). One
 // mechanism for every user-side change (/todo verbs, editor, import), so the model
 // is told the same way whichever path the user took.
 
 import { eachTask } from "./queries.ts"
+import { isRecord } from "./result.ts"
 import type { TaskStatus, TodoList } from "./types.ts"
 import { preview, quote, STATUS_WORDS } from "./words.ts"
 
-export interface ListDiff {
+/**
+ * One user edit in words: what the reply and the toast say, what a record's `edits` queue holds until the
+ * model's next request, and what the tracker tells the model.
+ */
+export interface EditNote {
   /** One line per change, e.g. `done "Write parser"`, `added "Docs" to "Ship"`, `removed "Old"`. */
   readonly lines: readonly string[]
   /** Task texts that no longer exist, those of removed phases included: the model must not recreate them. */
   readonly removed: readonly string[]
-  /** Phase names that no longer exist, named apart so the model is told they were phases. */
-  readonly removedPhases: readonly string[]
+  /**
+   * Phase names that no longer exist, named apart so the model is told they were phases. Absent in notes
+   * that removed no phase (and in stored notes written before phases were named apart).
+   */
+  readonly removedPhases?: readonly string[]
+}
+
+/** An edit note as diffLists makes it: every field present. */
+export type ListDiff = Required<EditNote>
+
+/** Whether a stored value (a record's `edits` entry, read from disk) is an edit note. */
+export function isEditNote(value: unknown): value is EditNote {
+  return (
+    isRecord(value) &&
+    Array.isArray(value.lines) &&
+    value.lines.every((l) => typeof l === "string") &&
+    Array.isArray(value.removed) &&
+    value.removed.every((r) => typeof r === "string") &&
+    (value.removedPhases === undefined ||
+      (Array.isArray(value.removedPhases) && value.removedPhases.every((r) => typeof r === "string")))
+  )
 }
 
 /**

@@ -2,6 +2,7 @@
 // injected message. Kept in one place so wording stays consistent and every injected text carries the marker.
 
 import type { EagerMode } from "../config.ts"
+import type { EditNote } from "../list/diff.ts"
 import { inProgressTask, nextPendingTask } from "../list/queries.ts"
 import type { TodoList } from "../list/types.ts"
 import { MARKER, quote } from "../list/words.ts"
@@ -51,17 +52,8 @@ export function preludeText(eager: EagerMode): string | undefined {
   return undefined
 }
 
-/** The lines of one user edit as they travel from the TUI to the tracker. */
-export type EditLines = Pick<EditSummary, "lines" | "removed" | "removedPhases">
-
-/** What changed through /todo (or the sidebar), merged when several edits arrive before delivery. */
-export interface EditSummary {
-  /** One line per change, e.g. `done "X"`, `removed "Y"`. */
-  readonly lines: readonly string[]
-  /** Texts of removed tasks, so the model is told not to recreate them. */
-  readonly removed: readonly string[]
-  /** Names of removed phases, named as phases. */
-  readonly removedPhases?: readonly string[]
+/** What changed through /todo (or the sidebar): edit notes merged when several arrive before delivery. */
+export interface EditSummary extends EditNote {
   /** How many older lines were left out to keep the notice short. */
   readonly omitted: number
 }

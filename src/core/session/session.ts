@@ -41,10 +41,10 @@ import {
   type RewindFacts,
   stepRewind,
 } from "../history/rewind.ts"
-import { diffLists } from "../list/diff.ts"
+import { diffLists, type EditNote } from "../list/diff.ts"
 import type { OpName, TodoList } from "../list/types.ts"
 import { TODO_TOOL } from "../list/words.ts"
-import { type EditLines, SUBAGENT_REFUSAL } from "../model/prompts.ts"
+import { SUBAGENT_REFUSAL } from "../model/prompts.ts"
 import { initialStubs, type StubState } from "../model/stale.ts"
 import { type Access, type AgentRules, type Rule, toolAccess } from "./permission.ts"
 import {
@@ -172,7 +172,7 @@ export type HostEvent =
    */
   | {
       readonly type: "list.loaded"
-      readonly edits?: readonly EditLines[]
+      readonly edits?: readonly EditNote[]
       /**
        * Set when the session had no record and the server started its list from elsewhere (a fork's source,
        * its own conversation): what the conversation shows of the list ([] for none, null when unreadable).
@@ -180,7 +180,7 @@ export type HostEvent =
       readonly carried?: { readonly shown: TodoList | null }
     }
   /** The user changed the list in another process (the TUI); these are the lines of its note. */
-  | ({ readonly type: "list.edited" } & EditLines)
+  | ({ readonly type: "list.edited" } & EditNote)
 
 export type SessionAction =
   | (TrackerAction & { readonly type: "attach" | "inject" })

@@ -4,12 +4,12 @@
 
 import type { Config } from "../config.ts"
 import { sameList } from "../history/history.ts"
+import type { EditNote } from "../list/diff.ts"
 import { hasActionableTask, hasOpenTask } from "../list/queries.ts"
 import type { OpName, TodoList } from "../list/types.ts"
 import { TODO_TOOL } from "../list/words.ts"
 import {
   compactionContextText,
-  type EditLines,
   type EditSummary,
   isPluginText,
   type Notices,
@@ -147,7 +147,7 @@ export type TrackerEvent =
   /** The conversation was compacted. */
   | { readonly type: "compacted" }
   /** The user changed the list (via /todo or the sidebar). */
-  | ({ readonly type: "userEdit" } & EditLines)
+  | ({ readonly type: "userEdit" } & EditNote)
   /**
    * The user undid part of the conversation: the list went back to an earlier state, and the model's
    * history will lose the undone turns.
@@ -157,7 +157,7 @@ export type TrackerEvent =
    * The user's edits made while the conversation was undone were made again on the list the model comes back
    * to, on a redo or a commit: what they changed there, net, replaces the notes queued about them.
    */
-  | ({ readonly type: "remade"; readonly redo: boolean } & EditLines)
+  | ({ readonly type: "remade"; readonly redo: boolean } & EditNote)
 
 /**
  * What a text says. One delivery may carry several one-shot notices in one text (the list shown once):
