@@ -13,7 +13,8 @@ import { type Point, revertPoint as storedRevert } from "../core/history/history
 import { samePoint } from "../core/history/rewind.ts"
 import { parseSnapshot } from "../core/list/parse.ts"
 import type { Limits, TodoList } from "../core/list/types.ts"
-import { identicalLists, type Variant } from "../core/view/dialog.ts"
+import type { Variant } from "../core/session/toasts.ts"
+import { identicalLists } from "../core/view/dialog.ts"
 import {
   hostRevert,
   latestToolList,

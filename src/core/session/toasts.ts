@@ -8,7 +8,9 @@ import type { DroppedEdit } from "../history/history.ts"
 import { counts, eachTask } from "../list/queries.ts"
 import type { Op, TodoList } from "../list/types.ts"
 import { preview } from "../list/words.ts"
-import type { Variant } from "../view/dialog.ts"
+
+/** How a toast looks, as the host names its toast variants (the server's toasts and the TUI's dialog). */
+export type Variant = "info" | "success" | "warning" | "error"
 
 export interface Toast {
   readonly variant: Variant

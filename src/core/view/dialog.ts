@@ -8,6 +8,7 @@ import type { ImportOutcome } from "../list/import.ts"
 import { counts, countTasks, taskCount } from "../list/queries.ts"
 import type { Op, TaskStatus, TodoList } from "../list/types.ts"
 import { neutralize, preview, progressText, STATUS_GLYPHS, STATUS_WORDS } from "../list/words.ts"
+import type { Variant } from "../session/toasts.ts"
 import { displayWidth, fitText } from "./sidebar.ts"
 
 /**
@@ -198,8 +199,6 @@ export function actionOp(action: TaskAction, text: string, input?: string): Op {
 }
 
 // ---- what the dialog says ----------------------------------------------------------------------
-
-export type Variant = "info" | "success" | "warning" | "error"
 
 export interface ToastText {
   readonly variant: Variant
