@@ -1,7 +1,10 @@
 // Build for the two plugin entries the host loads separately: the server plugin (dist/server.mjs,
-// with types) and the TUI plugin (dist/tui.mjs), plus the OpenCode 2 RPC contract (dist/rpc.mjs). The TUI entry is JSX for @opentui/solid; the host
-// only compiles .tsx outside node_modules, so a published package has to ship it compiled with
-// Solid's universal transform, importing solid-js and @opentui/* from the host at run time.
+// with types) and the TUI plugin (dist/tui.mjs), plus the OpenCode 2 RPC contract (dist/rpc.mjs). The
+// TUI entry is JSX for @opentui/solid; the host only compiles .tsx outside node_modules, so a published
+// package has to ship it compiled with Solid's universal transform, importing solid-js and @opentui/*
+// from the host at run time. A last output, dist/text-width.mjs, is for this repository's scripts
+// (scripts/lib/tui.mjs reads the terminal with the core's text width, not a copy): no package export,
+// and package.json's `files` leaves it out of the package.
 // @ts-expect-error: no types installed for babel
 import { transformAsync } from "@babel/core"
 // @ts-expect-error: no types installed for babel
@@ -62,5 +65,10 @@ export default defineConfig([
     entry: { tui: "src/tui/index.tsx" },
     dts: false,
     plugins: [solidUniversal()],
+  },
+  {
+    ...shared,
+    entry: { "text-width": "src/core/list/text-width.ts" },
+    dts: false,
   },
 ])

@@ -4,13 +4,13 @@
 // demo-checks.ts. Pure: scripts/demo.mjs feeds it what the real host reports, and
 // test/unit/demo-story.test.ts feeds it a session stepped through the core, so both read the same lines.
 
+import { DEFAULT_SIDEBAR_ROWS } from "../../src/core/config.ts"
+import { displayWidth } from "../../src/core/list/text-width.ts"
 import type { TaskStatus, TodoList } from "../../src/core/list/types.ts"
 import { STATUS_BOXES, STATUS_GLYPHS, STATUS_WORDS } from "../../src/core/list/words.ts"
 import { MARKER } from "../../src/core/model/prompts.ts"
 import {
   buildSidebarView,
-  DEFAULT_SIDEBAR_ROWS,
-  displayWidth,
   SIDEBAR_WIDTH,
   type SidebarView,
   sidebarText,

@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { hostConfig, makeSandbox, OPENCODE_BIN, sandboxEnv } from "./host.mjs"
 import { sleep } from "./wait.mjs"
 
@@ -15,6 +15,10 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
 export const TUI_ENTRY = join(repoRoot, "dist", "tui.mjs")
 /** The built server entry, as opencode.json lists a local plugin. */
 export const SERVER_ENTRY = join(repoRoot, "dist", "server.mjs")
+/** The core's text width (src/core/list/text-width.ts), built beside the entries: cells are read as the plugin counts them. */
+const TEXT_WIDTH = join(repoRoot, "dist", "text-width.mjs")
+if (!existsSync(TEXT_WIDTH)) throw new Error(`${TEXT_WIDTH} is missing; run \`npm run build\` first.`)
+const { charWidth } = await import(pathToFileURL(TEXT_WIDTH).href)
 
 /** The plan the scripted model writes with its first todo call: 2 phases, 5 tasks. */
 export const SAMPLE_PLAN = [
@@ -369,25 +373,6 @@ function color256(n) {
 
 function hex([r, g, b]) {
   return `#${[r, g, b].map((v) => v.toString(16).padStart(2, "0")).join("")}`
-}
-
-/** Display width of one code point: 2 for East Asian wide and emoji, 0 for combining marks. */
-function charWidth(cp) {
-  if (cp === 0) return 0
-  if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) || cp === 0xfe0f) return 0
-  if (
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0xa4cf) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1faff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd)
-  )
-    return 2
-  return 1
 }
 
 /**

@@ -4,7 +4,11 @@
 import { fail, isRecord, ok, type Result } from "./list/result.ts"
 import { DEFAULT_LIMITS, type Limits } from "./list/types.ts"
 import { preview } from "./list/words.ts"
-import { DEFAULT_SIDEBAR_ROWS, MIN_ROWS } from "./view/sidebar.ts"
+
+/** Sidebar rows (header included) when the user sets none. */
+export const DEFAULT_SIDEBAR_ROWS = 14
+/** The fewest sidebar rows: the header, the active phase and its focus task (core/view/sidebar.ts). */
+export const MIN_SIDEBAR_ROWS = 3
 
 export const EAGER_MODES = ["default", "preferred", "always"] as const
 export type EagerMode = (typeof EAGER_MODES)[number]
@@ -71,7 +75,7 @@ const RULES: { readonly [K in Key]: Rule } = {
   maxTaskChars: { kind: "int", min: 20, max: 2000 },
   maxTasks: { kind: "int", min: 1, max: 2000 },
   maxPhases: { kind: "int", min: 1, max: 200 },
-  sidebarRows: { kind: "int", min: MIN_ROWS, max: 60 },
+  sidebarRows: { kind: "int", min: MIN_SIDEBAR_ROWS, max: 60 },
   toasts: { kind: "bool" },
 }
 

@@ -20,7 +20,7 @@
 import { isRecord } from "../core/list/result.ts"
 import type { TodoList } from "../core/list/types.ts"
 import { PLUGIN_ID } from "../core/list/words.ts"
-import type { Variant } from "../core/view/dialog.ts"
+import type { Variant } from "../core/session/toasts.ts"
 
 /** The RPC id: the plugin's own id, so no other plugin's definition can collide with it. */
 export const TODO_RPC_ID = PLUGIN_ID

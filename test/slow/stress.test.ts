@@ -7,18 +7,13 @@ import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import fc from "fast-check"
 import { afterAll, describe, expect, it } from "vitest"
+import { DEFAULT_SIDEBAR_ROWS } from "../../src/core/config.ts"
 import { normalize } from "../../src/core/list/reducers.ts"
+import { displayWidth } from "../../src/core/list/text-width.ts"
 import { DEFAULT_LIMITS, type Task, type TaskStatus, type TodoList } from "../../src/core/list/types.ts"
 import { STATUS_GLYPHS } from "../../src/core/list/words.ts"
 import { MARKER } from "../../src/core/model/prompts.ts"
-import {
-  DEFAULT_SIDEBAR_ROWS,
-  displayWidth,
-  lineText,
-  SIDEBAR_WIDTH,
-  type SidebarLine,
-  sidebarModel,
-} from "../../src/core/view/sidebar.ts"
+import { lineText, SIDEBAR_WIDTH, type SidebarLine, sidebarModel } from "../../src/core/view/sidebar.ts"
 import { runUserOps } from "../../src/shared/user-edits.ts"
 import { type FakeHost, fakeHosts } from "../fixtures/host.ts"
 

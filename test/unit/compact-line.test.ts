@@ -1,9 +1,9 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { displayWidth } from "../../src/core/list/text-width.ts"
 import type { TodoList } from "../../src/core/list/types.ts"
 import { STATUSES } from "../../src/core/list/types.ts"
 import { compactLine } from "../../src/core/view/compact-line.ts"
-import { displayWidth } from "../../src/core/view/sidebar.ts"
 import { phase, task } from "../fixtures/lists.ts"
 
 const list: TodoList = [

@@ -4,6 +4,7 @@ import { executeOps } from "../../src/core/list/execute.ts"
 import { importMarkdown } from "../../src/core/list/import.ts"
 import { parseMarkdown, renderMarkdown } from "../../src/core/list/markdown.ts"
 import { appendPhase } from "../../src/core/list/queries.ts"
+import { displayWidth } from "../../src/core/list/text-width.ts"
 import type { TodoList } from "../../src/core/list/types.ts"
 import { DEFAULT_LIMITS, STATUSES } from "../../src/core/list/types.ts"
 import {
@@ -24,7 +25,6 @@ import {
   taskActions,
   taskEntries,
 } from "../../src/core/view/dialog.ts"
-import { displayWidth } from "../../src/core/view/sidebar.ts"
 import { phase, task } from "../fixtures/lists.ts"
 
 const opened: TodoList = [phase("Build", task("Write the parser", "in_progress"), task("Wire the sidebar"))]

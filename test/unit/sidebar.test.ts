@@ -1,13 +1,12 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { counts } from "../../src/core/list/queries.ts"
+import { clipSegments, displayWidth } from "../../src/core/list/text-width.ts"
 import type { Phase, TodoList } from "../../src/core/list/types.ts"
 import { OPEN, STATUSES } from "../../src/core/list/types.ts"
 import { STATUS_GLYPHS } from "../../src/core/list/words.ts"
 import {
   buildSidebarView,
-  clipSegments,
-  displayWidth,
   lineText,
   SIDEBAR_WIDTH,
   type SidebarRow,

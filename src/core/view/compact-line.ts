@@ -13,9 +13,9 @@
  */
 
 import { counts, eachTask, inProgressTask, nextPendingTask } from "../list/queries.ts"
+import { displayWidth, fitText } from "../list/text-width.ts"
 import type { Task, TodoList } from "../list/types.ts"
 import { doneText, neutralize, STATUS_GLYPHS } from "../list/words.ts"
-import { displayWidth, fitText } from "./sidebar.ts"
 
 /** Fewer columns than this for the task part and the line shows the counts alone. */
 const MIN_TASK_COLUMNS = 4

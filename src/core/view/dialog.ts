@@ -6,10 +6,10 @@
 
 import type { ImportOutcome } from "../list/import.ts"
 import { counts, countTasks, taskCount } from "../list/queries.ts"
+import { displayWidth, fitText } from "../list/text-width.ts"
 import type { Op, TaskStatus, TodoList } from "../list/types.ts"
 import { neutralize, preview, progressText, STATUS_GLYPHS, STATUS_WORDS } from "../list/words.ts"
 import type { Variant } from "../session/toasts.ts"
-import { displayWidth, fitText } from "./sidebar.ts"
 
 /**
  * Columns of a dialog row the host shows in its default (medium) size: about 52, less a spare. A

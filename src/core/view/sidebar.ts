@@ -1,6 +1,7 @@
 // The sidebar: which rows to show for a list within a row budget (buildSidebarView), those rows as
-// coloured segments cut to the panel width (sidebarModel), and as plain text (sidebarText, for a picture
-// of the sidebar outside the TUI). Pure: the TUI shell (src/tui/index.tsx) maps tones to theme colours.
+// coloured segments cut to the panel width (sidebarModel, with core/list/text-width.ts), and as plain
+// text (sidebarText, for a picture of the sidebar outside the TUI). Pure: the TUI shell
+// (src/tui/sidebar.tsx) maps tones to theme colours.
 
 /*
  * Rules:
@@ -27,7 +28,9 @@
  *   So the in-progress task always stays visible and the budget is never exceeded. One pass, O(tasks).
  */
 
+import { MIN_SIDEBAR_ROWS } from "../config.ts"
 import { countTasks } from "../list/queries.ts"
+import { clipSegments } from "../list/text-width.ts"
 import type { Task, TaskStatus, TodoList } from "../list/types.ts"
 import { OPEN } from "../list/types.ts"
 import {
@@ -41,8 +44,6 @@ import {
 
 /** Columns the host's session sidebar shows of a plugin row: 42 wide, less padding and the scrollbar (37 seen), minus one spare. */
 export const SIDEBAR_WIDTH = 36
-/** Sidebar rows (header included) when the user sets none. */
-export const DEFAULT_SIDEBAR_ROWS = 14
 
 export type SidebarRow =
   | {
@@ -75,8 +76,6 @@ export interface SidebarOptions {
   readonly maxRows: number
 }
 
-export const MIN_ROWS = 3
-
 interface PhasePlan {
   /** Open tasks in list order. */
   readonly open: readonly Task[]
@@ -90,7 +89,9 @@ interface PhasePlan {
 
 export function buildSidebarView(list: TodoList, options: SidebarOptions): SidebarView | undefined {
   if (list.length === 0) return undefined
-  const budget = Number.isNaN(options.maxRows) ? MIN_ROWS : Math.max(MIN_ROWS, Math.floor(options.maxRows))
+  const budget = Number.isNaN(options.maxRows)
+    ? MIN_SIDEBAR_ROWS
+    : Math.max(MIN_SIDEBAR_ROWS, Math.floor(options.maxRows))
 
   const all: Task[] = []
   const plans: PhasePlan[] = []
@@ -330,72 +331,4 @@ export function sidebarModel(
 /** The text of a sidebar line, segments joined. */
 export function lineText(line: SidebarLine): string {
   return line.segments.map((s) => s.text).join("")
-}
-
-// Emoji drawn two columns wide by default, including those outside the ranges below ("✅", "⚡", "⏳").
-const EMOJI_PRESENTATION = /\p{Emoji_Presentation}/u
-
-/** Terminal columns of one code point: 2 for wide East Asian and emoji, 0 for combining marks. */
-export function charWidth(cp: number): number {
-  if (cp === 0 || (cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) || cp === 0xfe0f) return 0
-  if (cp >= 0x2000 && cp < 0x1f300 && EMOJI_PRESENTATION.test(String.fromCodePoint(cp))) return 2
-  if (
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1faff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd)
-  )
-    return 2
-  return 1
-}
-
-export function displayWidth(text: string): number {
-  let width = 0
-  for (const ch of text) width += charWidth(ch.codePointAt(0)!)
-  return width
-}
-
-/** Cuts segments to `width` columns; a cut line ends in "…" (in the tone of the segment it falls in). */
-export function clipSegments(segments: readonly Segment[], width: number): Segment[] {
-  let total = 0
-  for (const s of segments) total += displayWidth(s.text)
-  if (total <= width) return segments.filter((s) => s.text !== "")
-  const room = width - 1
-  const out: Segment[] = []
-  let used = 0
-  for (const s of segments) {
-    let kept = ""
-    let full = true
-    for (const ch of s.text) {
-      const w = charWidth(ch.codePointAt(0)!)
-      if (used + w > room) {
-        full = false
-        break
-      }
-      kept += ch
-      used += w
-    }
-    if (full) {
-      if (kept !== "") out.push({ text: kept, tone: s.tone })
-      continue
-    }
-    out.push({ text: `${kept.trimEnd()}…`, tone: s.tone })
-    return out
-  }
-  return out
-}
-
-/** One line of text cut to `width` columns with "…"; control characters are shown as spaces. */
-export function fitText(text: string, width: number): string {
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ")
-  const max = Math.floor(width)
-  if (!(max >= 1)) return ""
-  return clipSegments([{ text: flat, tone: "text" }], max)
-    .map((s) => s.text)
-    .join("")
 }
