@@ -3,6 +3,7 @@
 // shapes are read defensively: an event the session step does not use is ignored, one it uses that lacks a
 // field it needs is reported as malformed, and nothing here throws.
 
+import { COMMAND_PART_KEY } from "../core/list/carried.ts"
 import { isRecord } from "../core/list/result.ts"
 import { TODO_TOOL } from "../core/list/words.ts"
 import {
@@ -15,7 +16,7 @@ import {
 import { decodeRules } from "../core/session/permission.ts"
 import type { HostEvent, ModelRef, UserRef } from "../core/session/session.ts"
 import type { MessagePart } from "../core/session/tracker.ts"
-import { COMMAND_PART_KEY, hostRevert } from "../core/view/tui-protocol.ts"
+import { hostRevert } from "../core/view/tui-protocol.ts"
 
 export type DecodedEvent =
   | { readonly sessionID: string; readonly event: HostEvent }

@@ -4,9 +4,9 @@
 
 import type { ListedSession } from "../core/history/fork.ts"
 import type { PartList, Transcript, TranscriptMessage } from "../core/history/rebuild.ts"
+import { partCarriedList } from "../core/list/carried.ts"
 import { isRecord } from "../core/list/result.ts"
 import { TODO_TOOL } from "../core/list/words.ts"
-import { partCarriedList } from "../core/view/tui-protocol.ts"
 
 function message(raw: unknown): TranscriptMessage | undefined {
   if (!isRecord(raw) || !isRecord(raw.info)) return undefined

@@ -1,13 +1,12 @@
-// How the user reaches the list from the keyboard: the `/todo` TUI command, a hidden command the server
-// uses to ask for a sidebar refresh, and an Enter intercept that takes a `/todo` or `/todo <verb> …`
-// prompt line before the host sends it (tui-typed.ts runs it at no model cost). With the server plugin
+// How the user reaches the list from the keyboard: the `/todo` TUI command, and an Enter intercept that
+// takes a `/todo` or `/todo <verb> …` prompt line before the host sends it (typed-verbs.ts runs it at no
+// model cost). With the server plugin
 // loaded, its `/todo` command is the one autocomplete row and ours stays in the command palette; without
 // it, ours takes the slash name, and the user is told once that the agent side is missing.
 
 import { COMMAND_DESCRIPTION, todoArguments } from "../core/list/command.ts"
 import { PLUGIN_ID } from "../core/list/words.ts"
 import { SERVER_MISSING } from "../core/session/toasts.ts"
-import { REFRESH_COMMAND } from "../core/view/tui-protocol.ts"
 import { openDialog } from "./dialog.tsx"
 import type { Shell } from "./list-source.ts"
 import { runTyped } from "./typed-verbs.ts"
@@ -83,15 +82,6 @@ export function registerCommands(shell: Shell, offs: (() => void)[]): void {
         category: "Todo",
         ...(slash ? { slashName: "todo" } : {}),
         run: open,
-      },
-      {
-        namespace: "palette",
-        name: REFRESH_COMMAND,
-        title: "Todo: refresh the sidebar",
-        desc: "Reread the todo list",
-        category: "Todo",
-        hidden: true,
-        run: () => shell.source.refreshAll(),
       },
     ]
     if (typeof keymap?.registerLayer === "function") {

@@ -11,18 +11,12 @@ import { type Accessor, createSignal, type Setter } from "solid-js"
 import { STORED_LIMITS } from "../core/config.ts"
 import { type Point, revertPoint as storedRevert } from "../core/history/history.ts"
 import { samePoint } from "../core/history/rewind.ts"
+import { latestToolList, toolPartList } from "../core/list/carried.ts"
 import { parseSnapshot } from "../core/list/parse.ts"
 import type { Limits, TodoList } from "../core/list/types.ts"
 import type { Variant } from "../core/session/toasts.ts"
 import { identicalLists } from "../core/view/dialog.ts"
-import {
-  hostRevert,
-  latestToolList,
-  listInEffect,
-  partsBefore,
-  refreshTarget,
-  toolPartList,
-} from "../core/view/tui-protocol.ts"
+import { hostRevert, listInEffect, partsBefore } from "../core/view/tui-protocol.ts"
 import { stateDir } from "../shared/paths.ts"
 import type { EditAnchor } from "../shared/user-edits.ts"
 import { historyOf } from "../store/record.ts"
@@ -33,7 +27,6 @@ export interface ListSource {
   list(session: string): Accessor<TodoList>
   /** Shows `known` at once when given, then rereads the list; the newest refresh wins. */
   refresh(session: string, known?: TodoList): void
-  refreshAll(): void
   /** The session's list now: the shared store when it holds a record, else the last todo tool result. */
   read(session: string): Promise<TodoList>
   /** Where an edit made now sits in the conversation: the revert point while reverted, else after the newest message. */
@@ -195,10 +188,6 @@ export function createListSource(
     )
   }
 
-  function refreshAll(): void {
-    for (const session of tracked.keys()) refresh(session)
-  }
-
   const listen = (register: () => () => void) => {
     try {
       offs.push(register())
@@ -252,14 +241,6 @@ export function createListSource(
       if (tracked.has(event.properties.sessionID)) refresh(event.properties.sessionID)
     }),
   )
-  listen(() =>
-    api.event.on("tui.command.execute", (event) => {
-      const target = refreshTarget(event.properties.command)
-      if (!target) return
-      if ("all" in target) refreshAll()
-      else if (tracked.has(target.session)) refresh(target.session)
-    }),
-  )
 
   return {
     list: (session) => {
@@ -269,7 +250,6 @@ export function createListSource(
       return t.list
     },
     refresh,
-    refreshAll,
     read,
     anchorOf,
     storeShared,

@@ -1,6 +1,6 @@
 // Decoding what the host sends: each bus event the session step uses, what is ignored, what is malformed.
 import { describe, expect, it } from "vitest"
-import { COMMAND_PART_KEY } from "../../src/core/view/tui-protocol.ts"
+import { COMMAND_PART_KEY } from "../../src/core/list/carried.ts"
 import {
   decodeBusEvent,
   decodeMessages,

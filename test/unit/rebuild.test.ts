@@ -3,9 +3,9 @@ import fc from "fast-check"
 import { describe, expect, test } from "vitest"
 import { sameList } from "../../src/core/history/history.ts"
 import { readCarried, type TranscriptMessage, transcriptList } from "../../src/core/history/rebuild.ts"
+import { CARRIED_LIST_VERSION } from "../../src/core/list/carried.ts"
 import { normalize } from "../../src/core/list/reducers.ts"
 import { DEFAULT_LIMITS, STATUSES, type TodoList } from "../../src/core/list/types.ts"
-import { CARRIED_LIST_VERSION } from "../../src/core/view/tui-protocol.ts"
 import { OPEN_SAMPLE, phase, task } from "../fixtures/lists.ts"
 
 const LATER: TodoList = [phase("Build", task("Write parser", "completed"), task("Add tests", "in_progress"))]

@@ -1,56 +1,12 @@
-// The TUI protocol: the list that rides on a todo part or a /todo command's part, the host's revert point,
-// and the list in effect under it.
+// The TUI protocol: the host's revert point, the parts before it, and the list in effect under it.
 import { describe, expect, it } from "vitest"
 import { historyFrom, recordCall, recordEdit, revert } from "../../src/core/history/history.ts"
 import { executeOps } from "../../src/core/list/execute.ts"
 import { DEFAULT_LIMITS } from "../../src/core/list/types.ts"
-import {
-  COMMAND_PART_KEY,
-  hostRevert,
-  latestToolList,
-  listInEffect,
-  partsBefore,
-  refreshTarget,
-  toolPartList,
-} from "../../src/core/view/tui-protocol.ts"
+import { hostRevert, listInEffect, partsBefore } from "../../src/core/view/tui-protocol.ts"
 import { phase, task } from "../fixtures/lists.ts"
 
-describe("what rides on the host's parts and sessions", () => {
-  it("recognises the server's refresh notifications only", () => {
-    expect(refreshTarget("opencode-todo.refresh")).toEqual({ all: true })
-    expect(refreshTarget("opencode-todo.changed:ses_1")).toEqual({ session: "ses_1" })
-    expect(refreshTarget("opencode-todo.changed:")).toEqual({ all: true })
-    expect(refreshTarget("session.new")).toBeUndefined()
-    expect(refreshTarget(undefined)).toBeUndefined()
-  })
-
-  it("takes the list of the newest completed todo tool part", () => {
-    const done = (list: unknown) => ({
-      type: "tool",
-      tool: "todo",
-      state: { status: "completed", metadata: { ok: true, list } },
-    })
-    const parts = [
-      done(["first"]),
-      { type: "text", text: "hi" },
-      done(["second"]),
-      { type: "tool", tool: "todo", state: { status: "running", input: {} } },
-      { type: "tool", tool: "bash", state: { status: "completed", metadata: { list: ["not ours"] } } },
-      { type: "tool", tool: "todo", state: { status: "error", error: "x" } },
-    ]
-    expect(latestToolList(parts)).toEqual(["second"])
-    const command = { type: "text", text: "…", metadata: { [COMMAND_PART_KEY]: { list: ["from command"] } } }
-    expect(latestToolList([...parts, command])).toEqual(["from command"])
-    expect(latestToolList([command, ...parts])).toEqual(["second"])
-    expect(toolPartList({ type: "text", text: "plain" })).toBeUndefined()
-    expect(toolPartList({ type: "text", text: "x", metadata: { other: { list: [] } } })).toBeUndefined()
-    expect(latestToolList([])).toBeUndefined()
-    expect(toolPartList(null)).toBeUndefined()
-    expect(toolPartList({ type: "tool", tool: "todo", state: { status: "completed", metadata: {} } })).toBe(
-      undefined,
-    )
-  })
-
+describe("what the host's sessions and parts say of a revert", () => {
   it("reads the revert point from a session's info, and nothing from a session not reverted", () => {
     expect(hostRevert({ id: "ses_1", revert: { messageID: "msg_2", snapshot: "x", diff: "" } })).toEqual({
       message: "msg_2",

@@ -9,16 +9,16 @@
  * - A transcript is text from outside (an exported file, another machine), so a carried list passes the
  *   checks an import passes: the configured counts and lengths, and the character rule on every text.
  *   Counts are checked before the list is walked, so a huge array costs nothing.
- * - A list of a newer format than ours is not read (tui-protocol.ts CARRIED_LIST_VERSION).
+ * - A list of a newer format than ours is not read (core/list/carried.ts CARRIED_LIST_VERSION).
  * - What the model's own history shows is the newest carried list, when it can be read; a list rebuilt from
  *   an older part differs from it, and the model is told (tracker.ts "carried").
  */
 
+import { type CarriedList, newerCarried } from "../list/carried.ts"
 import { describeValue, parseSnapshot } from "../list/parse.ts"
 import { fail, isRecord, ok, type Result } from "../list/result.ts"
 import type { Limits, TodoList } from "../list/types.ts"
 import { hostileText, preview } from "../list/words.ts"
-import { type CarriedList, newerCarried } from "../view/tui-protocol.ts"
 import { currentList, historyFrom, type ListHistory, recordCall, recordEdit, sameList } from "./history.ts"
 
 /** A list a part carries, and the call id of the todo call whose result it is (none for a /todo reply). */

@@ -1,7 +1,6 @@
-// What the server and the TUI tell each other besides the shared store: the list that rides on a
-// completed `todo` tool part or a /todo command's text part (for a TUI that cannot read the store), the
-// command names that ask a TUI to reread lists, and the host's revert point as the TUI reads it with the
-// list in effect under it (src/core/history/history.ts holds the history the server stores).
+// How the TUI follows the host's undo: the host's revert point as the TUI reads it, the list in effect
+// under it, and the parts still in the conversation before it (core/history/history.ts holds the history
+// the server stores; core/list/carried.ts the list a part carries for a TUI that cannot read the store).
 
 import {
   commit,
@@ -15,42 +14,6 @@ import {
 import { samePoint } from "../history/rewind.ts"
 import { isRecord } from "../list/result.ts"
 import type { Limits, TodoList } from "../list/types.ts"
-import { PLUGIN_ID, TODO_TOOL } from "../list/words.ts"
-
-/** Command names the server may publish as `tui.command.execute` after it changed a list. */
-export const REFRESH_COMMAND = `${PLUGIN_ID}.refresh`
-export const CHANGED_PREFIX = `${PLUGIN_ID}.changed:`
-
-/** What a `tui.command.execute` command asks of us: refresh every shown list, one session's, or nothing. */
-export function refreshTarget(command: unknown): { all: true } | { session: string } | undefined {
-  if (typeof command !== "string") return undefined
-  if (command === REFRESH_COMMAND) return { all: true }
-  if (command.startsWith(CHANGED_PREFIX)) {
-    const session = command.slice(CHANGED_PREFIX.length)
-    return session ? { session } : { all: true }
-  }
-  return undefined
-}
-
-/**
- * Key under which the server may attach the list to the text part of a `/todo <verb>` command
- * (`metadata[COMMAND_PART_KEY] = { list }`), so a TUI that cannot read the store (attached to a
- * server elsewhere) still follows changes made by the command.
- */
-export const COMMAND_PART_KEY = "opencodeTodo"
-
-/**
- * The list carried by the newest part among `parts` (oldest first) that carries one, unvalidated:
- * a completed `todo` tool part (the tool returns `metadata.list`) or a command text part (see
- * COMMAND_PART_KEY). Undefined when no such part exists.
- */
-export function latestToolList(parts: readonly unknown[]): unknown {
-  for (let i = parts.length - 1; i >= 0; i--) {
-    const list = toolPartList(parts[i])
-    if (list !== undefined) return list
-  }
-  return undefined
-}
 
 /** The point the host has a session reverted to (its info's `revert`), or undefined when it is not reverted. */
 export function hostRevert(info: unknown): Point | undefined {
@@ -107,41 +70,4 @@ export function partsBefore(messages: readonly MessageParts[], point?: Point): u
     }
   }
   return out
-}
-
-/**
- * The format of the list a part carries, written beside it (`version`). Parts written before the field
- * existed are format 1. A reader leaves alone a list of a format newer than its own.
- */
-export const CARRIED_LIST_VERSION = 1
-
-/** A list as a part carries it, unvalidated, with the format it says it has. */
-export interface CarriedList {
-  readonly list: unknown
-  /** `version` as written: undefined for parts older than the field, anything at all in a hostile part. */
-  readonly version: unknown
-}
-
-/** What a part carries: `state.metadata` of a completed `todo` tool part, or a command part's; else undefined. */
-export function partCarriedList(part: unknown): CarriedList | undefined {
-  if (!isRecord(part)) return undefined
-  let carrier: unknown
-  if (part.type === "text") carrier = isRecord(part.metadata) ? part.metadata[COMMAND_PART_KEY] : undefined
-  else if (part.type === "tool" && part.tool === TODO_TOOL) {
-    const state = part.state
-    if (!isRecord(state) || state.status !== "completed") return undefined
-    carrier = state.metadata
-  }
-  return isRecord(carrier) && "list" in carrier ? { list: carrier.list, version: carrier.version } : undefined
-}
-
-/** The list a part carries in a format this version reads (see partCarriedList); else undefined. */
-export function toolPartList(part: unknown): unknown {
-  const carried = partCarriedList(part)
-  return carried === undefined || newerCarried(carried) ? undefined : carried.list
-}
-
-/** True when the list was written in a format newer than this version's. */
-export function newerCarried(carried: CarriedList): boolean {
-  return typeof carried.version === "number" && carried.version > CARRIED_LIST_VERSION
 }
