@@ -7,13 +7,12 @@ import {
   preludeText,
   reminderText,
 } from "../../src/core/model/prompts.ts"
+import { asksUser, QUESTION_CUES } from "../../src/core/session/asks.ts"
 import {
-  asksUser,
   classifyUserMessage,
   EDIT_LINES_MAX,
   initialTracker,
   MUTATING_TOOLS,
-  QUESTION_CUES,
   stepTracker,
   type TrackerAction,
   type TrackerConfig,

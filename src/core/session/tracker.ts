@@ -1,6 +1,7 @@
 // Per-session state machine deciding when the plugin speaks to the model: eager prelude, mid-run nudges,
 // completion reminders and one-shot notices. Pure: (state, event, config) -> { state, actions }.
-// The session step (session.ts) turns host events into these events; this module owns the speaking rules.
+// The session step (session.ts) turns host events into these events; this module owns the speaking rules
+// (whether the agent's last text asks the user something is asks.ts's).
 
 import type { Config } from "../config.ts"
 import { sameList } from "../history/history.ts"
@@ -17,6 +18,7 @@ import {
   preludeText,
   reminderText,
 } from "../model/prompts.ts"
+import { asksUser, endsInQuestion } from "./asks.ts"
 import type { Access } from "./permission.ts"
 
 /**
@@ -209,80 +211,6 @@ export function initialTracker(): TrackerState {
     undoing: false,
     pending: { resume: false, carried: false, compaction: false, nudge: 0, edits: null, undone: null },
   }
-}
-
-/** Phrases that mean the agent is waiting on the user; matched as whole words, case-insensitive. */
-export const QUESTION_CUES: readonly string[] = [
-  "please confirm",
-  "let me know",
-  "should i",
-  "would you like",
-  "do you want me",
-  "shall i",
-  "can you confirm",
-  "could you confirm",
-  "waiting for your",
-  "would you prefer",
-]
-
-// ASCII and full-width question marks, Arabic, Greek (U+037E, not the ASCII semicolon) and the reversed mark.
-const QUESTION_END = /[?\uFF1F\u061F\u037E\u2E2E]$/u
-// Decoration that often trails a sentence: markdown emphasis, quotes, closing brackets, emoji.
-const TRAILING_DECORATION =
-  /(?:[\s*_~`"'\u201D\u2019\u00BB)\]\u300D\u300F\u3011\p{Extended_Pictographic}]|\uFE0F)+$/u
-const CUE_PATTERN = new RegExp(
-  `\\b(?:${QUESTION_CUES.map((c) => c.replace(/ /g, "\\s+")).join("|")})\\b`,
-  "i",
-)
-
-/**
- * Requests for the user's input that start the last sentence (after "please", "kindly" or an "if …," clause):
- * a verb and what must follow it, so that a summary that starts with the same word ("Reply handling is done",
- * "Select queries are faster") is not read as a request.
- */
-export const REQUEST_CUES: readonly string[] = [
-  "answer (?:yes|no|with|the|this|these|each|either|one|below)",
-  "(?:choose|pick|select) (?:one|between|from|which|whether|either|an?|the|your)",
-  "reply (?:with|to|yes|no|in)",
-  "respond (?:with|to)",
-  "tell (?:me|us)",
-  "confirm (?:the|that|whether|if|which|this|your|you)",
-  "(?:please )?advise (?:how|whether|which|what|on|me|us)",
-  "decide (?:which|whether|how|what|between)",
-  "(?:specify|clarify|indicate) (?:which|the|what|whether|how|your)",
-]
-const REQUEST_PATTERN = new RegExp(
-  `^(?:(?:please|kindly|now|so|then|just)[,]?\\s+)*(?:(?:if|when|once)\\b[^,]{1,80},\\s*(?:please\\s+)?)?(?:${REQUEST_CUES.map((c) => c.replace(/ /g, "\\s+")).join("|")})\\b`,
-  "i",
-)
-// A list item: "1.", "2)", "a.", "-", "*" or "•" and a space.
-const LIST_ITEM = /^\s*(?:\d{1,3}[.)]|[a-z][.)]|[-*\u2022])\s+/i
-// Markdown a sentence may start with: emphasis, quotes, headings.
-const LEADING_DECORATION = /^[\s*_~`>#"'\u201C\u2018\u00AB]+/u
-
-function lastSentence(line: string): string {
-  const sentences = line.split(/(?<=[.!?\u3002\uFF01\uFF1F])\s+/u).filter((s) => s.trim() !== "")
-  return (sentences[sentences.length - 1] ?? "").replace(LEADING_DECORATION, "")
-}
-
-/** True when one line asks the user something: a question mark, a cue phrase or a request for input. */
-function asksInLine(line: string): boolean {
-  const bare = line.replace(TRAILING_DECORATION, "")
-  return QUESTION_END.test(bare) || CUE_PATTERN.test(line) || REQUEST_PATTERN.test(lastSentence(bare))
-}
-
-/**
- * True when the agent's text ends by asking the user something: its last non-empty line asks, or it ends with
- * a list of options after a line that asks ("Which one?" then "1. …", "2. …").
- */
-export function asksUser(text: string | undefined): boolean {
-  if (!text) return false
-  const lines = text.split(/\r?\n/).filter((line) => line.trim() !== "")
-  let end = lines.length - 1
-  if (end < 0) return false
-  if (asksInLine(lines[end]!)) return true
-  while (end >= 0 && LIST_ITEM.test(lines[end]!)) end--
-  return end >= 0 && end < lines.length - 1 && asksInLine(lines[end]!)
 }
 
 function realTexts(parts: readonly MessagePart[]): string[] {
@@ -528,7 +456,7 @@ function onUserMessage(
       subagent,
       prompted: true,
       preluded: state.preluded || access === "allow",
-      question: QUESTION_END.test(prompt.replace(TRAILING_DECORATION, "")),
+      question: endsInQuestion(prompt),
       resumed: state.resumed || !event.isNewSession,
       // A new cycle gives the agent a fresh window before the next nudge.
       edits: 0,
