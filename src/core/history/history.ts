@@ -66,10 +66,8 @@ import {
   weight,
 } from "./spans.ts"
 
-// Values are re-exported without `export … from`: the store's child-process build follows imports only.
 export type { DroppedEdit } from "./edits.ts"
 export type { Point }
-export { isPoint }
 
 /**
  * Where a todo tool call happened: its assistant message, its tool part, and the call id the host keeps on

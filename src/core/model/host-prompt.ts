@@ -153,9 +153,6 @@ export const PASSAGES: readonly Passage[] = [
   },
 ]
 
-/** The families whose prompt is known to carry passages. */
-export const STEERED_FAMILIES: ReadonlySet<PromptFamily> = new Set(PASSAGES.map((p) => p.family))
-
 /**
  * Text that shows a family's prompt is present and still talks about todo lists, so a passage that
  * is not found has moved. Title, compaction, custom agent and already steered prompts carry none.
