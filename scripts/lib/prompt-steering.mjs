@@ -1,8 +1,10 @@
 // The smoke's proof that the host's system prompt is steered to the `todo` tool: the scripted model
 // is served under ids that make the host pick its anthropic, Muse and gpt-4 ("beast") prompts, and
 // every check reads the system text the model server received. The baseline "without the plugin" is
-// a second project folder on the same host whose todo.json turns the plugin off.
-import { writeFileSync } from "node:fs"
+// a second project folder on the same host whose todo.json turns the plugin off. A third folder holds
+// an AGENTS.md with the host's headings and an agent with its own prompt: the user's text must reach
+// the model byte for byte.
+import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { makeApi, makeProjectDir, PROMPT_MODEL_IDS } from "./host.mjs"
 import { textOf } from "./mock-model.mjs"
@@ -127,9 +129,84 @@ export async function proveSteering({ host, model, check }) {
     childSystem.length > 0 && childSystem.length < claude.length,
     `${childSystem.length} chars`,
   )
+  const user = await proveUserTextUntouched({ host, model, check, mainOf })
   return {
+    systemMessages: user.systemMessages,
     baseline: baseline.length,
     steered: Object.fromEntries(Object.entries(steered).map(([id, s]) => [id, s.length])),
     withoutTodo: childSystem.length,
   }
+}
+
+/** A project's AGENTS.md that repeats the headings and first words of the host's todo passages. */
+const AGENTS_MD = [
+  "# Task Management",
+  "You have access to the TodoWrite tools of our tracker. All work is tracked in Linear.",
+  "Never push to main.",
+  "",
+  "# Doing tasks",
+  "- Use the TodoWrite tool to plan releases with the release manager",
+  "",
+  "IMPORTANT: Always use the TodoWrite tool to plan and track tasks in Linear.",
+  "",
+  "# Git",
+  "Sign every commit.",
+  "",
+].join("\n")
+const OWN_PROMPT = "You plan releases for this repository. Read before you write."
+
+/**
+ * The user's instructions are never edited: in a project with that AGENTS.md, an agent with its own
+ * prompt (which can call todo), the built-in `explore` subagent (which cannot) and `build` (whose
+ * prompt is the host's, steered) all send the AGENTS.md to the model exactly as the file holds it.
+ */
+async function proveUserTextUntouched({ host, model, check, mainOf }) {
+  const dir = join(host.dirs.root, "userrules")
+  makeProjectDir(dir)
+  const agentsFile = join(dir, "AGENTS.md")
+  writeFileSync(agentsFile, AGENTS_MD)
+  mkdirSync(join(dir, ".opencode"), { recursive: true })
+  writeFileSync(
+    join(dir, ".opencode", "opencode.json"),
+    JSON.stringify({
+      agent: { planner: { mode: "primary", description: "Plans releases", prompt: OWN_PROMPT } },
+    }),
+  )
+  const api = makeApi(host.url, dir)
+  const asSent = `Instructions from: ${agentsFile}\n${AGENTS_MD}`
+  const send = async (sessionId, agent) => {
+    const from = model.requests.length
+    await api.post(
+      `/session/${sessionId}/message`,
+      { parts: [{ type: "text", text: PROMPT }], agent, model: { providerID: "mock", modelID: CLAUDE } },
+      { timeoutMs: 150_000 },
+    )
+    return mainOf(CLAUDE, from)
+  }
+  const parent = await api.post("/session", {})
+  const child = await api.post("/session", { parentID: parent.id })
+  const sent = {
+    planner: await send(parent.id, "planner"),
+    explore: await send(child.id, "explore"),
+    build: await send((await api.post("/session", {})).id, "build"),
+  }
+  for (const [agent, request] of Object.entries(sent)) {
+    const system = systemOf(request)
+    check(`${agent} in a project with an AGENTS.md: the request reached the model`, system.length > 0)
+    check(
+      `...the AGENTS.md reaches the model byte for byte`,
+      system.includes(asSent),
+      `${system.length} chars`,
+    )
+  }
+  const planner = systemOf(sent.planner)
+  check("...the planner's own prompt opens the system text, unchanged", planner.startsWith(`${OWN_PROMPT}\n`))
+  check("...build's own host prompt is still steered", systemOf(sent.build).includes("`todo` tool"))
+  const systemMessages = (sent.build?.body.messages ?? []).filter((m) => m.role === "system").length
+  check(
+    "...the host sends its whole system text as one system message",
+    systemMessages === 1,
+    `${systemMessages}`,
+  )
+  return { systemMessages }
 }

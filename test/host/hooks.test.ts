@@ -267,12 +267,19 @@ describe("edits queued before a restart", () => {
 
 describe("the host's system prompt", () => {
   const CLAUDE = { id: "claude-sonnet-4", providerID: "mock", api: { id: "claude-sonnet-4" } }
-  const PROMPT = [
+  // Laid out as the host joins it: its prompt, its environment block, then the user's AGENTS.md.
+  const ENVIRONMENT =
+    "You are powered by the model named claude-sonnet-4. The exact model ID is mock/claude-sonnet-4"
+  const AGENTS_MD =
+    "Instructions from: /p/AGENTS.md\n# Task Management\nAll work is tracked in Linear. Never push to main."
+  const HOST_PROMPT = [
+    "You are OpenCode, the best coding agent on the planet.",
+    "",
     "# Tone",
     "Be brief.",
     "",
     "# Task Management",
-    "Use the TodoWrite tools very often.",
+    "You have access to the TodoWrite tools. Use them very often.",
     "",
     "# Doing tasks",
     "- Use the TodoWrite tool to plan the task if required",
@@ -281,6 +288,7 @@ describe("the host's system prompt", () => {
     "",
     "# Code References",
   ].join("\n")
+  const PROMPT = [HOST_PROMPT, ENVIRONMENT, AGENTS_MD].join("\n")
 
   async function transform(h: FakeHost, sessionID: string, system = [PROMPT], model: object = CLAUDE) {
     const output = { system }
@@ -304,6 +312,16 @@ describe("the host's system prompt", () => {
     const [text] = await transform(h, "child")
     expect(text).not.toMatch(/TodoWrite|`todo`/)
     expect(text).toContain("# Tone\nBe brief.\n\n# Doing tasks")
+    expect(text.endsWith(`\n${ENVIRONMENT}\n${AGENTS_MD}`)).toBe(true)
+  })
+
+  it("leaves an agent's own prompt and the user's AGENTS.md byte-identical, and logs nothing", async () => {
+    const h = await host()
+    await h.event("session.created", { info: { id: "s1" } })
+    await h.event("session.created", { info: { id: "child", parentID: "s1" } })
+    const own = ["You are a file search specialist.", ENVIRONMENT, AGENTS_MD].join("\n")
+    for (const id of ["s1", "child"]) expect((await transform(h, id, [own]))[0]).toBe(own)
+    expect(h.logs.filter((l) => l.startsWith("warn"))).toEqual([])
   })
 
   it("removes them for an agent whose rules deny or ask for todo, and points build at todo", async () => {
@@ -327,7 +345,7 @@ describe("the host's system prompt", () => {
 
   it("warns once through the host log when a known prompt lost its passages", async () => {
     const h = await host()
-    const drifted = "# Planning\nCall TodoWrite often.\n\n# Code References"
+    const drifted = `${HOST_PROMPT.replace("# Task Management", "# Planning")}\n${ENVIRONMENT}`
     await transform(h, "s1", [drifted])
     await transform(h, "s2", [drifted])
     const warnings = h.logs.filter((l) => l.includes("anthropic system prompt"))

@@ -1,5 +1,6 @@
-// The host-prompt steering, on prompts laid out like the host's (headings and opening phrases as the
-// host writes them, bodies written here): what is replaced, what is removed, what is left alone.
+// The host-prompt steering, on system texts laid out like the host's (its prompt's first words, headings
+// and opening phrases as the host writes them, bodies written here; then its environment block, then the
+// user's AGENTS.md): what is replaced, what is removed, what is left alone, byte for byte.
 import fc from "fast-check"
 import { describe, expect, test } from "vitest"
 import {
@@ -13,7 +14,7 @@ import {
 const NBSP = "\u00a0"
 
 const ANTHROPIC = [
-  "You are a coding agent in a terminal.",
+  "You are OpenCode, the best coding agent on the planet.",
   "",
   "# Tone and style",
   "- Be brief.",
@@ -44,7 +45,7 @@ const ANTHROPIC = [
 ].join("\n")
 
 const MUSE = [
-  "You are a coding agent.",
+  "You are OpenCode, a coding agent that helps users with software engineering tasks. You run here.",
   "",
   `# Tool Use –${NBSP}File Operations`,
   "- Read before editing.",
@@ -58,7 +59,7 @@ const MUSE = [
 ].join("\n")
 
 const BEAST = [
-  "You are an agent that keeps going.",
+  "You are opencode, an agent - please keep going until the user is helped.",
   "",
   "Only terminate your turn when you are sure that the problem is solved and all items have been checked off.",
   "Verify each change.",
@@ -74,6 +75,7 @@ const BEAST = [
   "6. Implement the fix.",
   "",
   "## 5. Develop a Detailed Plan ",
+  "- Outline a specific, simple, and verifiable sequence of steps.",
   "- Create a todo list in markdown format.",
   "- Check steps off using `[x]`.",
   "",
@@ -93,8 +95,32 @@ const TITLE = "You are a title generator. You output ONLY a thread title.\n<rule
 
 const TOOL_NAMES = /TodoWrite|todowrite|todoread/
 
-function steer(system: string[], modelId: string, extra: Partial<SteerInput> = {}) {
+/** The environment block the host puts right after its own prompt. */
+const environment = (modelId: string) =>
+  [
+    `You are powered by the model named ${modelId}. The exact model ID is mock/${modelId}`,
+    "Here is some useful information about the environment you are running in:",
+    "<env>",
+    "  Working directory: /p",
+    "</env>",
+  ].join("\n")
+
+/** One system text as the host joins it: a prompt, the environment, then whatever the user added. */
+const joined = (prompt: string, modelId: string, ...after: string[]) =>
+  [prompt, environment(modelId), ...after].join("\n")
+
+/** The system texts after steering, for raw system arrays (no environment added). */
+function steerRaw(system: string[], modelId: string, extra: Partial<SteerInput> = {}) {
   return steerSystemPrompt({ system, modelId, todoCallable: true, warned: new Set(), ...extra })
+}
+
+/** Steers `prompt` placed as the host places it; `system` is the whole text, `prompt` its first part. */
+function steer(prompt: string, modelId: string, extra: Partial<SteerInput> = {}) {
+  const out = steerRaw([joined(prompt, modelId)], modelId, extra)
+  const text = out.system[0]!
+  const tail = `\n${environment(modelId)}`
+  expect(text.endsWith(tail)).toBe(true)
+  return { ...out, prompt: text.slice(0, -tail.length) }
 }
 
 describe("promptFamily", () => {
@@ -117,8 +143,8 @@ describe("promptFamily", () => {
 
 describe("anthropic prompt", () => {
   test("all three passages point at todo; nothing names the built-in tool; the rest is untouched", () => {
-    const out = steer([ANTHROPIC], "claude-sonnet-4")
-    const text = out.system[0]!
+    const out = steer(ANTHROPIC, "claude-sonnet-4")
+    const text = out.prompt
     expect(out.steered).toHaveLength(3)
     expect(out.missing).toEqual([])
     expect(out.warning).toBeUndefined()
@@ -139,8 +165,8 @@ describe("anthropic prompt", () => {
   })
 
   test("an agent that cannot call todo gets the passages removed, the headings around them intact", () => {
-    const out = steer([ANTHROPIC], "claude-sonnet-4", { todoCallable: false })
-    const text = out.system[0]!
+    const out = steer(ANTHROPIC, "claude-sonnet-4", { todoCallable: false })
+    const text = out.prompt
     expect(text).not.toMatch(TOOL_NAMES)
     expect(text).not.toMatch(/\btodos?\b/i)
     expect(text).not.toContain("# Task Management")
@@ -153,7 +179,7 @@ describe("anthropic prompt", () => {
 })
 
 test("findPassages measures each passage as the host wrote it", () => {
-  const found = findPassages(ANTHROPIC, "claude-sonnet-4")
+  const found = findPassages(joined(ANTHROPIC, "claude-sonnet-4"), "claude-sonnet-4")
   expect(found.map((p) => p.name)).toEqual([
     "Task Management section",
     "Doing tasks bullet",
@@ -165,13 +191,15 @@ test("findPassages measures each passage as the host wrote it", () => {
     ANTHROPIC.indexOf("</example>") + 10,
   )
   expect(found[0]!.chars).toBe(section.length)
-  expect(findPassages(ANTHROPIC, "m")).toEqual([])
+  expect(findPassages(joined(ANTHROPIC, "m"), "m")).toEqual([])
+  // Without the environment block the prompt's end is unknown: nothing is measured.
+  expect(findPassages(ANTHROPIC, "claude-sonnet-4")).toEqual([])
 })
 
 describe("muse prompt", () => {
   test("the section is found under a heading with a no-break space and replaced up to the next heading", () => {
-    const out = steer([MUSE], "muse-spark")
-    const text = out.system[0]!
+    const out = steer(MUSE, "muse-spark")
+    const text = out.prompt
     expect(out.steered).toEqual(["TodoWrite Tools section"])
     expect(text).not.toMatch(TOOL_NAMES)
     expect(text).toContain("# Tool Use - `todo` Tool\n- Plan multi-step work")
@@ -180,15 +208,15 @@ describe("muse prompt", () => {
   })
 
   test("removed for an agent that cannot call todo", () => {
-    const text = steer([MUSE], "muse-spark", { todoCallable: false }).system[0]!
+    const text = steer(MUSE, "muse-spark", { todoCallable: false }).prompt
     expect(text).toBe(MUSE.replace(/# Tool Use –\u00a0`TodoWrite` Tools\n[^#]*/, ""))
   })
 })
 
 describe("beast prompt", () => {
   test("every passage asking for a list in the reply points at todo; numbering and other sections stay", () => {
-    const out = steer([BEAST], "gpt-4.1")
-    const text = out.system[0]!
+    const out = steer(BEAST, "gpt-4.1")
+    const text = out.prompt
     expect(out.steered).toHaveLength(6)
     for (const paragraph of text.split(/\n\s*\n/))
       if (/todo lists?|checked off|check (it|steps) off/i.test(paragraph))
@@ -202,8 +230,8 @@ describe("beast prompt", () => {
   })
 
   test("left as written when the agent cannot call todo: the list in the reply is then the only list", () => {
-    const out = steer([BEAST], "gpt-4.1", { todoCallable: false })
-    expect(out.system[0]).toBe(BEAST)
+    const out = steer(BEAST, "gpt-4.1", { todoCallable: false })
+    expect(out.prompt).toBe(BEAST)
     expect(out.warning).toBeUndefined()
   })
 })
@@ -211,26 +239,33 @@ describe("beast prompt", () => {
 describe("what passes through untouched", () => {
   test("title requests and the default prompt keep their text and warn about nothing", () => {
     for (const modelId of ["claude-sonnet-4", "muse-spark", "gpt-4.1", "m"]) {
-      const out = steer([TITLE], modelId)
+      const out = steerRaw([TITLE], modelId)
       expect(out.system[0]).toBe(TITLE)
       expect(out.warning).toBeUndefined()
     }
     // A family's passages are looked for only in its own prompt.
-    expect(steer([ANTHROPIC], "m").system[0]).toBe(ANTHROPIC)
-    expect(steer([BEAST], "claude-sonnet-4").system[0]).toBe(BEAST)
+    expect(steer(ANTHROPIC, "m").prompt).toBe(ANTHROPIC)
+    expect(steer(BEAST, "claude-sonnet-4").prompt).toBe(BEAST)
   })
 
-  test("a section with no heading after it could run into the environment block, so it is left alone", () => {
-    const tail = "# Task Management\nUse the TodoWrite tools.\n<env>\n  Working directory: /p\n</env>"
-    const out = steer([tail], "claude-sonnet-4")
-    expect(out.system[0]).toBe(tail)
+  test("a section with no heading after it in the host's prompt is left alone", () => {
+    const prompt = `${ANTHROPIC.split("\n")[0]}\n\n# Task Management\nYou have access to the TodoWrite tools.`
+    const out = steer(prompt, "claude-sonnet-4")
+    expect(out.prompt).toBe(prompt)
     expect(out.missing).toContain("Task Management section")
   })
 
-  test("every entry of the system array is looked at; unchanged entries stay the same strings", () => {
-    const out = steer(["extra instructions", ANTHROPIC], "claude-sonnet-4")
+  test("the host's prompt is found in whichever entry opens with it; other entries stay the same strings", () => {
+    const out = steerRaw(["extra instructions", joined(ANTHROPIC, "claude-sonnet-4")], "claude-sonnet-4")
     expect(out.system[0]).toBe("extra instructions")
     expect(out.system[1]).not.toMatch(TOOL_NAMES)
+  })
+
+  test("without its environment block the prompt's end is unknown: nothing is steered, and it warns", () => {
+    const out = steerRaw([ANTHROPIC], "claude-sonnet-4")
+    expect(out.system[0]).toBe(ANTHROPIC)
+    expect(out.steered).toEqual([])
+    expect(out.warning).toMatch(/anthropic/)
   })
 
   test("text without the anchors is returned as it was, whatever it holds", () => {
@@ -247,7 +282,8 @@ describe("what passes through untouched", () => {
         (lines, m, can) => {
           const text = lines.join("\n")
           fc.pre(!PASSAGES.some((p) => text.split("\n").some((l) => p.anchor.test(l))))
-          expect(steer([text], m, { todoCallable: can }).system[0]).toBe(text)
+          expect(steerRaw([text], m, { todoCallable: can }).system[0]).toBe(text)
+          expect(steer(text, m, { todoCallable: can }).prompt).toBe(text)
         },
       ),
     )
@@ -259,8 +295,8 @@ describe("what passes through untouched", () => {
       [MUSE, "muse-spark"],
       [BEAST, "gpt-4.1"],
     ] as const) {
-      const once = steer([text], modelId).system[0]!
-      const twice = steer([once], modelId)
+      const once = steer(text, modelId).system[0]!
+      const twice = steerRaw([once], modelId)
       expect(twice.system[0]).toBe(once)
       expect(twice.warning).toBeUndefined()
     }
@@ -271,25 +307,105 @@ describe("when the host's wording changes", () => {
   const renamed = ANTHROPIC.replace("# Task Management", "# Planning")
 
   test("the moved passage is left as written, the others are still steered, and it warns once", () => {
-    const out = steer([renamed], "claude-sonnet-4")
+    const out = steer(renamed, "claude-sonnet-4")
     expect(out.steered).toEqual(["Doing tasks bullet", "Tool usage policy IMPORTANT line"])
     expect(out.missing).toEqual(["Task Management section"])
-    expect(out.system[0]).toContain("# Planning\nYou have access to the TodoWrite tools.")
+    expect(out.prompt).toContain("# Planning\nYou have access to the TodoWrite tools.")
     expect(out.warning).toMatch(/anthropic system prompt .*Task Management section/)
-    const again = steer([renamed], "claude-sonnet-4", { warned: new Set(["anthropic"]) })
+    const again = steer(renamed, "claude-sonnet-4", { warned: new Set(["anthropic"]) })
     expect(again.warning).toBeUndefined()
     expect(again.system).toEqual(out.system)
   })
 
-  test("a prompt still naming TodoWrite with none of the anchors is recognised and warned about", () => {
-    const out = steer(["# Planning\nCall TodoWrite often."], "muse-spark")
-    expect(out.system[0]).toBe("# Planning\nCall TodoWrite often.")
+  test("the host's prompt still naming TodoWrite with none of the anchors is recognised and warned about", () => {
+    const prompt = `${MUSE.split("\n")[0]}\n\n# Planning\nCall TodoWrite often.`
+    const out = steer(prompt, "muse-spark")
+    expect(out.prompt).toBe(prompt)
     expect(out.warning).toMatch(/muse/)
   })
 
-  test("an agent's own prompt, with none of the family's text, is not a reason to warn", () => {
-    const out = steer(["You review code. Be strict."], "claude-sonnet-4")
+  test("an agent's own prompt, even one naming TodoWrite, is not a reason to warn", () => {
+    const out = steer("You review code. Be strict. Never call TodoWrite.", "claude-sonnet-4")
     expect(out.missing).toEqual([])
     expect(out.warning).toBeUndefined()
+  })
+})
+
+describe("the user's instructions are never touched", () => {
+  // An AGENTS.md that repeats every heading and opening phrase the steering looks for, each with the
+  // first words the host's own passage has, between the user's own rules.
+  const AGENTS_MD = [
+    "Instructions from: /p/AGENTS.md",
+    "# Task Management",
+    "You have access to the TodoWrite tools of our tracker. All work is tracked in Linear.",
+    "Never push to main.",
+    "",
+    "# Doing tasks",
+    "- Use the TodoWrite tool to plan releases with the release manager",
+    "",
+    "IMPORTANT: Always use the TodoWrite tool to plan and track tasks in Linear.",
+    "",
+    "# Tool Use – `TodoWrite` Tools",
+    "- You have access to the `TodoWrite` tools in the tracker.",
+    "",
+    "Only terminate your turn when you are sure that the problem is solved and CI is green.",
+    "Run the full suite.",
+    "",
+    'If the user request is "resume", read NOTES.md first.',
+    "",
+    "You MUST keep working until the problem is completely solved or you are blocked.",
+    "",
+    "# Workflow",
+    "5. Develop a clear, step-by-step plan in PLAN.md.",
+    "",
+    "## 5. Develop a Detailed Plan",
+    "- Outline a specific, simple, and verifiable sequence of commits.",
+    "",
+    "Remember that todo lists must always be written in markdown tables here.",
+    "",
+    "# Git",
+    "Sign every commit.",
+  ].join("\n")
+  const USER_SYSTEM = "# Task Management\nYou have access to the TodoWrite tools? No: use the issue tracker."
+  const OWN_PROMPT = "You are a planner for this repository. Read before you write."
+  const EXPLORE = "You are a file search specialist. You excel at navigating codebases."
+  const models = ["claude-sonnet-4", "muse-spark", "gpt-4.1"]
+
+  for (const [agent, prompt] of [
+    ["an agent with its own prompt", OWN_PROMPT],
+    ["a subagent with its own prompt", EXPLORE],
+  ] as const)
+    for (const todoCallable of [true, false])
+      test(`${agent} (${todoCallable ? "can" : "cannot"} call todo): the whole text is byte-identical, nothing logged`, () => {
+        for (const modelId of models) {
+          const text = joined(prompt, modelId, AGENTS_MD, USER_SYSTEM)
+          const out = steerRaw([text], modelId, { todoCallable })
+          expect(out.system[0]).toBe(text)
+          expect(out.steered).toEqual([])
+          expect(out.missing).toEqual([])
+          expect(out.warning).toBeUndefined()
+        }
+      })
+
+  test("under the host's own prompt, its passages are steered and the user's text after it is byte-identical", () => {
+    for (const [prompt, modelId] of [
+      [ANTHROPIC, "claude-sonnet-4"],
+      [MUSE, "muse-spark"],
+      [BEAST, "gpt-4.1"],
+    ] as const)
+      for (const todoCallable of [true, false]) {
+        const user = `\n${environment(modelId)}\n${AGENTS_MD}\n${USER_SYSTEM}`
+        const out = steerRaw([`${prompt}${user}`], modelId, { todoCallable })
+        const text = out.system[0]!
+        expect(text.endsWith(user)).toBe(true)
+        expect(text.slice(0, -user.length)).toBe(steer(prompt, modelId, { todoCallable }).prompt)
+        expect(out.warning).toBeUndefined()
+      }
+  })
+
+  test("a user's text that opens with a heading the host uses, in a separate entry, is left alone", () => {
+    const out = steerRaw([joined(ANTHROPIC, "claude-sonnet-4"), AGENTS_MD], "claude-sonnet-4")
+    expect(out.system[1]).toBe(AGENTS_MD)
+    expect(out.steered).toHaveLength(3)
   })
 })

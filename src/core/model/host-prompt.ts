@@ -1,7 +1,14 @@
-// The host's system prompt and its passages about todo lists: which prompt a model id gets, where each
-// passage sits (found by its section heading or a short opening phrase, never by a copy of the host's
-// text), and what replaces it: a short pointer to the `todo` tool, or nothing when the agent of the
-// request cannot call `todo`. A passage that is not found leaves the prompt as it was.
+// The host's system prompt and its passages about todo lists: which prompt a model id gets, where the
+// host's own prompt sits in a request's system text, where each passage sits inside it (found by its
+// section heading and first words or a short opening phrase, never by a copy of the host's text), and
+// what replaces it: a short pointer to the `todo` tool, or nothing when the agent of the request cannot
+// call `todo`. A passage that is not found leaves the prompt as it was.
+//
+// The host (1.18.33) joins one system text from the agent's own prompt or, when the agent has none, its
+// prompt for the model's family; then its environment block ("You are powered by the model named …");
+// then every AGENTS.md ("Instructions from: …"), MCP and skill text; then the request's `system` field.
+// Only the family prompt, from the start of the text to the environment block, is the host's own: the
+// rest is the user's, and is never edited, whatever headings it repeats.
 //
 // Pure: the server hands in the system texts of one request and writes back what comes out.
 
@@ -52,6 +59,8 @@ interface Passage {
   readonly shape: Shape
   /** Matches the start of the passage's first line; its groups feed `pointer`. */
   readonly anchor: RegExp
+  /** A section's first body line, so a heading alone is never taken for the host's section. */
+  readonly follows?: RegExp
   /** Our text for the passage when the agent can call `todo`; `match` is the anchor's match. */
   readonly pointer: (match: RegExpExecArray) => string
   /**
@@ -70,6 +79,7 @@ export const PASSAGES: readonly Passage[] = [
     family: "anthropic",
     shape: "section",
     anchor: /^#\s+Task Management\s*$/,
+    follows: /^You have access to the TodoWrite tools?\b/,
     pointer: () =>
       `# Task Management\nPlan work of three or more steps with the ${T} tool: phases of tasks, each task addressed by its exact text. Keep one task in progress and mark it done as soon as it is finished, not in a batch at the end; the next one then starts by itself.`,
     withoutTodo: "remove",
@@ -95,6 +105,7 @@ export const PASSAGES: readonly Passage[] = [
     family: "muse",
     shape: "section",
     anchor: /^#\s+Tool Use\s*\S\s*`TodoWrite`\s+Tools?\s*$/u,
+    follows: /^-\s+You have access to the `TodoWrite` tools?\b/,
     pointer: () =>
       `# Tool Use - ${T} Tool\n- Plan multi-step work with the ${T} tool: phases of tasks, each addressed by its exact text.\n- Keep one task in progress and mark it done as soon as it is finished; the next one starts by itself.\n- Work through the whole list in one turn.`,
     withoutTodo: "remove",
@@ -139,6 +150,7 @@ export const PASSAGES: readonly Passage[] = [
     family: "beast",
     shape: "section",
     anchor: /^(##\s+\d+\.\s+Develop a Detailed Plan)\s*$/,
+    follows: /^-\s+Outline a specific, simple, and verifiable sequence\b/,
     pointer: (m) =>
       `${m[1]}\n- Outline specific, verifiable steps and record them with the ${T} tool: phases of tasks (op init).\n- Mark each task done (op done, its exact text) as soon as it is finished; the next one starts by itself, so carry on with it instead of ending your turn.`,
     withoutTodo: "keep",
@@ -154,13 +166,44 @@ export const PASSAGES: readonly Passage[] = [
 ]
 
 /**
- * Text that shows a family's prompt is present and still talks about todo lists, so a passage that
- * is not found has moved. Title, compaction, custom agent and already steered prompts carry none.
+ * The first words of each steered family's own prompt, as the host starts the system text with it. An
+ * agent with its own prompt (the built-in `explore`, any agent given a `prompt`) replaces the family's
+ * prompt, so a text that does not open with these words has nothing of the host's to steer.
+ */
+const OPENING: Readonly<Partial<Record<PromptFamily, RegExp>>> = {
+  anthropic: /^You are OpenCode, the best coding agent on the planet\./,
+  muse: /^You are OpenCode, a coding agent that helps users with software engineering tasks\./,
+  beast: /^You are opencode, an agent - please keep going until the user\b/,
+}
+
+/**
+ * Text that shows the host's prompt still talks about todo lists, so a passage that is not found has
+ * moved. A prompt already steered (by a second copy of the plugin) carries none.
  */
 const LEFTOVER: Readonly<Partial<Record<PromptFamily, RegExp>>> = {
   anthropic: /TodoWrite|todowrite|todoread/,
   muse: /TodoWrite|todowrite|todoread/,
   beast: /todo lists? (in|must|using)\b/i,
+}
+
+/** The line the host starts its environment block with, right after its own prompt. */
+const environmentLine = (modelId: string): string => `\nYou are powered by the model named ${modelId}.`
+
+/**
+ * Where the host's own prompt for `family` ends in a system text: at the environment block. Undefined
+ * when the text does not open with the family's prompt (an agent's own prompt, a title request, another
+ * family); "unbounded" when it does but the environment block is not where the host puts it, so the
+ * prompt's end is not known and nothing may be steered.
+ */
+function hostPromptEnd(
+  text: string,
+  family: PromptFamily,
+  modelId: string,
+): number | "unbounded" | undefined {
+  const opening = OPENING[family]
+  if (!opening?.test(text)) return undefined
+  const end = text.indexOf(environmentLine(modelId))
+  return end > 0 ? end : "unbounded"
 }
 
 /** A section or paragraph longer than this is not the passage it looks like: the prompt's layout changed. */
@@ -174,14 +217,14 @@ interface FoundPassage {
 
 const headingLevel = (line: string): number => /^(#+)\s/.exec(line)?.[1]?.length ?? 0
 
-/** Finds a passage in one text; undefined when its anchor or its shape is not there. */
-function findPassage(text: string, passage: Passage): FoundPassage | undefined {
-  const lines = text.split("\n")
+/** Finds a passage in the host's own prompt; undefined when its anchor or its shape is not there. */
+function findPassage(prompt: string, passage: Passage): FoundPassage | undefined {
+  const lines = prompt.split("\n")
   let offset = 0
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!
     const match = passage.anchor.exec(line)
-    if (match) {
+    if (match && (!passage.follows || passage.follows.test(lines[i + 1] ?? ""))) {
       let last = i
       if (passage.shape === "section") {
         const level = headingLevel(line)
@@ -217,17 +260,28 @@ function cut(text: string, span: FoundPassage, shape: Shape): string {
   return text.slice(0, span.start) + text.slice(after)
 }
 
-/** The family's passages found in a text, with their lengths (what a prompt spends on them). */
+/**
+ * The host's own prompt in a system text (from its start to the environment block), or undefined when
+ * the text does not hold the family's prompt where the host puts it.
+ */
+function hostPrompt(text: string, family: PromptFamily, modelId: string): string | undefined {
+  const end = hostPromptEnd(text, family, modelId)
+  return typeof end === "number" ? text.slice(0, end) : undefined
+}
+
+/** The family's passages found in the host's own prompt in a system text, with their lengths. */
 export function findPassages(
   text: string,
   modelId: string,
   providerId = "",
 ): { readonly name: string; readonly chars: number }[] {
   const family = promptFamily(modelId, providerId)
+  const prompt = hostPrompt(text, family, modelId)
   const found: { name: string; chars: number }[] = []
+  if (prompt === undefined) return found
   for (const passage of PASSAGES) {
     if (passage.family !== family) continue
-    const span = findPassage(text, passage)
+    const span = findPassage(prompt, passage)
     if (span) found.push({ name: passage.name, chars: span.end - span.start })
   }
   return found
@@ -236,7 +290,7 @@ export function findPassages(
 export interface SteerInput {
   /** The request's system texts, as the host hands them to the system transform. */
   readonly system: readonly string[]
-  /** The model's API id, by which the host picked the prompt. */
+  /** The model's API id, by which the host picked the prompt and which its environment block names. */
   readonly modelId: string
   readonly providerId?: string
   /** Whether the agent of the request can call `todo`: pointers when it can, removal when it cannot. */
@@ -252,47 +306,57 @@ export interface SteerResult {
   /** Characters removed from the system texts (negative if they grew). */
   readonly saved: number
   readonly steered: readonly string[]
-  /** Passages of this family not found in a prompt that is recognisably this family's. */
+  /** Passages of this family not found in the host's own prompt for it, which is present. */
   readonly missing: readonly string[]
-  /** A one-time warning for the log when the host's wording moved away from the anchors. */
+  /** A one-time warning for the log when the host's wording or layout moved away from what is known. */
   readonly warning?: string
 }
 
 /**
- * Replaces (or removes) the passages of the request's prompt family in its system texts. Passages
- * are matched only by their anchors, so title and compaction requests and agents with their own
- * prompt pass through unchanged.
+ * Replaces (or removes) the passages of the request's prompt family, inside the host's own prompt
+ * only. A text that does not open with the family's prompt (an agent's own prompt, a title or
+ * compaction request) passes through unchanged and warns about nothing; so does everything after the
+ * host's prompt: AGENTS.md files, MCP and skill texts, the request's own system text.
  */
 export function steerSystemPrompt(input: SteerInput): SteerResult {
   const family = promptFamily(input.modelId, input.providerId)
   const system = [...input.system]
+  const passages = PASSAGES.filter((p) => p.family === family)
   const steered: string[] = []
-  const notFound: string[] = []
-  for (const passage of PASSAGES) {
-    if (passage.family !== family) continue
-    let found = false
-    for (let i = 0; i < system.length; i++) {
-      const span = findPassage(system[i]!, passage)
-      if (!span) continue
-      found = true
-      if (input.todoCallable)
-        system[i] = system[i]!.slice(0, span.start) + passage.pointer(span.match) + system[i]!.slice(span.end)
-      else if (passage.withoutTodo === "remove") system[i] = cut(system[i]!, span, passage.shape)
+  let missing: string[] = []
+  let present = false
+  for (let i = 0; i < system.length && passages.length > 0; i++) {
+    const text = system[i]!
+    const end = hostPromptEnd(text, family, input.modelId)
+    if (end === undefined) continue
+    present = true
+    if (end === "unbounded") {
+      missing = passages.map((p) => p.name)
       break
     }
-    if (found) steered.push(passage.name)
-    else notFound.push(passage.name)
+    let prompt = text.slice(0, end)
+    // Judged on the prompt as the host wrote it: once steered, it carries no leftovers.
+    const talksOfTodo = LEFTOVER[family]?.test(prompt) === true
+    for (const passage of passages) {
+      const span = findPassage(prompt, passage)
+      if (!span) {
+        if (talksOfTodo) missing.push(passage.name)
+        continue
+      }
+      steered.push(passage.name)
+      if (input.todoCallable)
+        prompt = prompt.slice(0, span.start) + passage.pointer(span.match) + prompt.slice(span.end)
+      else if (passage.withoutTodo === "remove") prompt = cut(prompt, span, passage.shape)
+    }
+    if (prompt.length !== end || prompt !== text.slice(0, end)) system[i] = prompt + text.slice(end)
+    break
   }
   const before = input.system.reduce((n, s) => n + s.length, 0)
   const saved = before - system.reduce((n, s) => n + s.length, 0)
-  // Judged on the text as the host sent it: once steered, a prompt carries no leftovers.
-  const leftover = LEFTOVER[family]
-  const recognised = leftover !== undefined && input.system.some((s) => leftover.test(s))
-  const missing = recognised ? notFound : []
-  const result = { family, system, saved, steered, missing }
-  if (missing.length === 0 || input.warned.has(family)) return result
+  const result = { family, system, saved, steered, missing: present ? missing : [] }
+  if (result.missing.length === 0 || input.warned.has(family)) return result
   return {
     ...result,
-    warning: `the ${family} system prompt no longer has the passages it is known to carry (${missing.join(", ")}); they were left as the host wrote them. Please report this with your OpenCode version.`,
+    warning: `the ${family} system prompt no longer has the passages it is known to carry where it is known to carry them (${result.missing.join(", ")}); they were left as the host wrote them. Please report this with your OpenCode version.`,
   }
 }
