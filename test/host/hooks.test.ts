@@ -312,7 +312,7 @@ describe("the host's system prompt", () => {
     const [text] = await transform(h, "child")
     expect(text).not.toMatch(/TodoWrite|`todo`/)
     expect(text).toContain("# Tone\nBe brief.\n\n# Doing tasks")
-    expect(text.endsWith(`\n${ENVIRONMENT}\n${AGENTS_MD}`)).toBe(true)
+    expect(text?.endsWith(`\n${ENVIRONMENT}\n${AGENTS_MD}`)).toBe(true)
   })
 
   it("leaves an agent's own prompt and the user's AGENTS.md byte-identical, and logs nothing", async () => {
