@@ -1,8 +1,11 @@
 // Where OpenCode keeps its folders on this machine, resolved the way OpenCode resolves them (XDG base
 // directories, else the usual folders under HOME), and the plugin's own folder inside its data folder.
+// The host (1.18.33, `opencode debug paths`) takes a non-empty XDG value as given, a relative one included
+// ("rel/data" gives "rel/data/opencode", relative to the process's folder), so a relative value is kept
+// relative here too: the plugin runs in the host's process and reaches the same folder it does.
 
 import { homedir } from "node:os"
-import { isAbsolute, join } from "node:path"
+import { join } from "node:path"
 
 type Env = Readonly<Record<string, string | undefined>>
 
@@ -15,8 +18,8 @@ const XDG = {
 function opencodeDir(kind: keyof typeof XDG, env: Env): string {
   const { variable, fallback } = XDG[kind]
   const xdg = env[variable]
-  // The XDG spec says a relative value is invalid and must be ignored.
-  if (xdg && isAbsolute(xdg)) return join(xdg, "opencode")
+  // The XDG spec calls a relative value invalid, but the host uses it: its folders are where the records go.
+  if (xdg) return join(xdg, "opencode")
   return join(env.HOME || homedir(), ...fallback, "opencode")
 }
 

@@ -66,11 +66,9 @@ function code(error: string): Error {
 }
 
 describe("dataDir / todoDir", () => {
-  it("uses an absolute XDG_DATA_HOME, else ~/.local/share", () => {
+  it("uses XDG_DATA_HOME as the host does (a relative one as given), else ~/.local/share", () => {
     expect(dataDir({ XDG_DATA_HOME: "/xdg", HOME: "/h" })).toBe(join("/xdg", "opencode"))
-    expect(dataDir({ XDG_DATA_HOME: "relative/dir", HOME: "/h" })).toBe(
-      join("/h", ".local", "share", "opencode"),
-    )
+    expect(dataDir({ XDG_DATA_HOME: "relative/dir", HOME: "/h" })).toBe(join("relative", "dir", "opencode"))
     expect(dataDir({ HOME: "/h" })).toBe(join("/h", ".local", "share", "opencode"))
     expect(dataDir({})).toBe(join(homedir(), ".local", "share", "opencode"))
     expect(todoDir({ XDG_DATA_HOME: "/xdg" })).toBe(join("/xdg", "opencode", "plugin", "todo"))
