@@ -30,6 +30,7 @@ import {
   decodeTools,
   decodeUser,
 } from "./host-events.ts"
+import { sawRemoved } from "./host-facts.ts"
 import { originFinder, sourceAtFork } from "./origin.ts"
 import { makeLogger, showToast } from "./output.ts"
 import { type Tracked, trackSessions } from "./sessions.ts"
@@ -251,12 +252,14 @@ export const server: Plugin = async (input, options) => {
       if (decoded === undefined) return
       if ("malformed" in decoded) throw new Error(`malformed ${decoded.malformed}`)
       // A session's creation starts tracking it, and so does a removal (an undo committed after a restart
-      // must still reach the stored history); other events about unknown sessions are not ours to keep.
+      // must still reach the stored history), and a change of a session with a record (a redo after a restart);
+      // other events about unknown sessions are not ours to keep.
       const { event: hostEvent } = decoded
-      const s =
-        hostEvent.type === "session.created" || hostEvent.type === "message.removed"
-          ? sessions.get(decoded.sessionID)
-          : sessions.find(decoded.sessionID)
+      const tracks =
+        hostEvent.type === "session.created" ||
+        hostEvent.type === "message.removed" ||
+        (hostEvent.type === "session.updated" && (await store.stamp(decoded.sessionID)) !== undefined)
+      const s = tracks ? sessions.get(decoded.sessionID) : sessions.find(decoded.sessionID)
       if (!s) return
       await sessions.inOrder(s, () => followEvent(s, hostEvent))
     }),
@@ -268,13 +271,23 @@ export const server: Plugin = async (input, options) => {
       await syncFromStore(s)
       await resolveParent(s)
     }
-    // Notes queued before an undo describe what it takes back: they are read before it is followed.
-    if (
-      hostEvent.type === "message.removed" ||
-      (hostEvent.type === "session.updated" && !samePoint(s.state.facts.rewind.revert, hostEvent.revert))
-    )
-      await syncFromStore(s)
+    // What the host says is kept first: the list in effect is worked out from it (core/history/effect.ts).
+    if (hostEvent.type === "session.updated") s.host.revert = hostEvent.revert
+    if (hostEvent.type === "message.removed")
+      sawRemoved(
+        s.host,
+        hostEvent.partID === undefined
+          ? { message: hostEvent.messageID }
+          : { message: hostEvent.messageID, part: hostEvent.partID },
+      )
+    // Notes queued before an undo describe what it takes back: they are read before it is followed. The
+    // record is read (a stat when unchanged) before the revert it holds is compared with the host's.
+    const rewinding = hostEvent.type === "message.removed" || hostEvent.type === "session.updated"
+    if (rewinding) await syncFromStore(s)
     await step(s, hostEvent)
+    // The record may hold a revert this process never saw (another window's undo, one made before a restart):
+    // the event is the moment to bring it to what the host says, whatever this process saw before.
+    if (rewinding && !samePoint(s.storedRevert ?? null, s.host.revert ?? null)) await sessions.agree(s)
   }
   return hooks
 }

@@ -1,10 +1,12 @@
 // The sessions this server tracks: per session, the core's state and the list as last read from the
-// store. Owns the three ways host facts reach the core besides hooks (the stored list, another process's
-// writes, the session's parent) and performs the actions the core returns that need no hook output.
+// store. Owns the ways host facts reach the core besides hooks (the stored list, another process's writes,
+// the session's parent, and the host's revert point and messages that the list in effect follows, see
+// `agree`) and performs the actions the core returns that need no hook output.
 
 import { type Config, limitsOf } from "../core/config.ts"
-import { commit, revert, type Stepped, settleEdit, unrevert } from "../core/history/history.ts"
-import { type EditAnchor, editAnchor, type RewindAction } from "../core/history/rewind.ts"
+import { type InEffect, inEffect, placesToCheck } from "../core/history/effect.ts"
+import { type Point, revertPoint, type Stepped, settleEdit } from "../core/history/history.ts"
+import { type EditAnchor, editAnchor, type RewindAction, samePoint } from "../core/history/rewind.ts"
 import { type EditNote, isEditNote } from "../core/list/diff.ts"
 import { isRecord } from "../core/list/result.ts"
 import type { TodoList } from "../core/list/types.ts"
@@ -25,6 +27,15 @@ import { historyOf } from "../store/record.ts"
 import type { Store } from "../store/store.ts"
 import type { AgentRulesSource } from "./agent-rules.ts"
 import { decodeSessionInfo } from "./host-events.ts"
+import {
+  factsFrom,
+  type KnownFacts,
+  lookupHolds,
+  lookupMessageIds,
+  lookupRevert,
+  newFacts,
+  placeKey,
+} from "./host-facts.ts"
 import type { FindOrigin } from "./origin.ts"
 import { type Client, type Log, showToast } from "./output.ts"
 import { withinMs } from "./wait.ts"
@@ -34,6 +45,9 @@ import { withinMs } from "./wait.ts"
 const PARENT_WAIT_MS = 2_000
 // How long a user edit waits for the host to name the newest message, when no event named it yet.
 const NEWEST_WAIT_MS = 1_000
+// How long each lookup of the host's facts may take (its revert point, whether it still has a message): once
+// per session when this server first loads it, and again only when the record and the events disagree.
+const FACTS_WAIT_MS = 1_000
 
 /**
  * What the server keeps per session: the core's session state, and the list in effect as last read from the
@@ -48,6 +62,10 @@ export interface Tracked {
   loaded: Promise<void> | undefined
   /** The last job queued by `inOrder`. */
   queue: Promise<void>
+  /** What this process knows of the host's facts (its revert point, what it removed). */
+  readonly host: KnownFacts
+  /** The revert the record held when this process last read or wrote it (undefined: none). */
+  storedRevert: Point | undefined
 }
 
 export interface Sessions {
@@ -67,6 +85,13 @@ export interface Sessions {
   syncFromStore(s: Tracked): Promise<void>
   /** Asks the host for the session's parent once, when no event said whether it has one. */
   resolveParent(s: Tracked): Promise<void>
+  /**
+   * Brings the record into agreement with the host's facts (core/history/effect.ts): the list in effect is
+   * the one the record and the host's revert point and messages give, whatever events this process saw.
+   * `ask`: look the facts up (a session this server just loaded); `prompted`: a prompt just ran, so the host
+   * committed any pending undo.
+   */
+  agree(s: Tracked, how?: { readonly ask?: boolean; readonly prompted?: boolean }): Promise<void>
   /**
    * Where a user edit made now belongs in the conversation: the revert point while reverted, else after the
    * newest message (asked of the host when this process has seen none). Undefined when the host cannot say.
@@ -102,6 +127,8 @@ export function trackSessions(deps: {
         stamp: undefined,
         loaded: undefined,
         queue: Promise.resolve(),
+        host: newFacts(),
+        storedRevert: undefined,
       }
       sessions.set(id, s)
     }
@@ -119,47 +146,108 @@ export function trackSessions(deps: {
         void remind(s.id, action).catch((error: unknown) =>
           log("error", `reminder failed: ${error instanceof Error ? error.message : String(error)}`),
         )
-      else if (action.type === "history") await followRewind(s, action.change)
+      else if (action.type === "history")
+        await (action.change.type === "settle"
+          ? followRewind(s, action.change)
+          : agree(s, { prompted: action.change.type === "commit" && event.type === "user.message" }))
     }
     return result.actions
   }
 
-  /**
-   * Follows the host's undo, redo or commit (or a command's message) on the stored history; the list in
-   * effect changes at once.
-   */
-  async function followRewind(s: Tracked, change: RewindAction): Promise<void> {
+  /** A /todo command's edit moves to the command's own message, once the host has minted it. */
+  async function followRewind(s: Tracked, change: Extract<RewindAction, { type: "settle" }>): Promise<void> {
     let stepped: Stepped | undefined
-    let notes: EditNote[] = []
     const snapshot = await store.update(s.id, (current) => {
       const history = historyOf(current)
-      stepped =
-        change.type === "revert"
-          ? revert(history, change.point, limits)
-          : change.type === "unrevert"
-            ? unrevert(history, limits)
-            : change.type === "settle"
-              ? settleEdit(history, change.message, change.made)
-              : commit(history, change.point, limits)
+      stepped = settleEdit(history, change.message, change.made)
       if (stepped.history === history) return undefined
-      // Edits made while reverted were made again: their notes go to the core first, which may replace them.
-      notes = stepped.remadeOn === undefined ? [] : current.edits.filter(isEditNote)
-      const edits = stepped.remadeOn === undefined ? current.edits : []
-      return { ...current, list: stepped.list, history: stepped.history, edits }
+      return { ...current, list: stepped.list, history: stepped.history }
     })
-    s.list = snapshot.list
+    took(s, snapshot)
     if (stepped?.warning) log("warn", stepped.warning)
-    const toast = droppedToast(stepped?.dropped ?? [])
+  }
+
+  /** The list and the revert of a snapshot this process read or wrote. */
+  function took(s: Tracked, snapshot: Snapshot): void {
+    s.list = snapshot.list
+    s.storedRevert = snapshot.history === undefined ? undefined : revertPoint(snapshot.history)
+  }
+
+  /** Each slow answer of the host is said once per session and kind, with what the list did meanwhile. */
+  const slowSaid = new Set<string>()
+  function slow(s: Tracked, what: string): void {
+    const said = `${s.id} ${what}`
+    if (slowSaid.has(said)) return
+    slowSaid.add(said)
+    log(
+      "warn",
+      `The host did not say ${what} within ${FACTS_WAIT_MS / 1000} s; the todo list of session ${JSON.stringify(s.id.slice(0, 40))} was kept as stored until it does.`,
+    )
+  }
+
+  async function agree(s: Tracked, how: { readonly ask?: boolean; readonly prompted?: boolean } = {}) {
+    let revert = how.prompted ? null : s.host.revert
+    if (revert === undefined || (how.ask && !how.prompted)) {
+      const looked = await lookupRevert(client, s.id, FACTS_WAIT_MS)
+      if (looked !== undefined) revert = s.host.revert = looked
+    }
+    // A host that does not say where it is reverted to (or a fake one that knows no such session): no change.
+    if (revert === undefined) return
+    if (how.prompted) s.host.revert = null
+    const history = historyOf(await store.read(s.id))
+    const stored = revertPoint(history)
+    const prompted = how.prompted && stored !== undefined ? stored : undefined
+    const answers = new Map<string, boolean | undefined>()
+    if (how.ask)
+      for (const place of placesToCheck(history)) {
+        if (place === stored && (prompted !== undefined || samePoint(stored, revert))) continue
+        const held = await lookupHolds(client, s.id, place, FACTS_WAIT_MS)
+        if (held === undefined) slow(s, "which messages it still has")
+        answers.set(placeKey(place), held)
+      }
+    let facts = factsFrom(s.host, revert, answers, {
+      ask: how.ask === true,
+      ...(prompted ? { prompted } : {}),
+    })
+    let probe = inEffect(history, facts, limits)
+    if (probe.unsure && how.ask) {
+      // The newest recorded change is gone: the host's message list says where the cut is.
+      const messages = await lookupMessageIds(client, s.id, FACTS_WAIT_MS)
+      if (messages === undefined) slow(s, "which messages it still has")
+      else {
+        facts = factsFrom(s.host, revert, answers, { ask: true, messages, ...(prompted ? { prompted } : {}) })
+        probe = inEffect(history, facts, limits)
+      }
+    }
+    if (probe.changes.length === 0) {
+      s.storedRevert = revertPoint(probe.history)
+      return
+    }
+    let effect: InEffect | undefined
+    let notes: EditNote[] = []
+    const snapshot = await store.update(s.id, (current) => {
+      effect = inEffect(historyOf(current), facts, limits)
+      if (effect.changes.length === 0) return undefined
+      // Edits made while reverted were made again: their notes go to the core first, which may replace them.
+      notes = effect.remadeOn === undefined ? [] : current.edits.filter(isEditNote)
+      const edits = effect.remadeOn === undefined ? current.edits : []
+      return { ...current, list: effect.list, history: effect.history, edits }
+    })
+    took(s, snapshot)
+    if (effect === undefined || snapshot.busy) return
+    if (effect.warning) log("warn", effect.warning)
+    const toast = droppedToast(effect.dropped)
     if (toast) showToast(client, toast)
     for (const note of notes) await step(s, editedEvent(note))
     // What a redo or commit means for the notices is the core's to say (it brought back, or made again).
-    if (change.type === "unrevert" || change.type === "commit")
+    const last = [...effect.changes].reverse().find((c) => c !== "revert")
+    if (last !== undefined)
       await step(s, {
         type: "edits.remade",
-        change: change.type,
-        before: stepped?.remadeOn ?? snapshot.list,
+        change: last,
+        before: effect.remadeOn ?? snapshot.list,
         after: snapshot.list,
-        dropped: stepped?.dropped.length ?? 0,
+        dropped: effect.dropped.length,
       })
   }
 
@@ -193,9 +281,12 @@ export function trackSessions(deps: {
       const find = originOf(s)
       if (snapshot.revision === 0 && snapshot.persisted && find)
         ({ snapshot, carried } = await startFromOrigin(s.id, find, snapshot))
-      s.list = snapshot.list
+      took(s, snapshot)
       s.stamp = stamp
       await step(s, { type: "list.loaded", edits: notes, ...(carried ? { carried } : {}) })
+      // A server that starts late (a restart, a second window) may have missed an undo, a redo or a commit:
+      // the record is brought to what the host says now, before anything reads the list.
+      if (snapshot.revision > 0) await agree(s, { ask: true })
     })()
     return s.loaded
   }
@@ -235,7 +326,7 @@ export function trackSessions(deps: {
       ({ snapshot: read } = await startFromOrigin(s.id, find, read))
     const { snapshot, notes } =
       read.edits.length === 0 ? { snapshot: read, notes: [] } : await takeNotes(s.id)
-    s.list = snapshot.list
+    took(s, snapshot)
     // Busy: the notes stay stored and the stamp old, so the next hook delivers them.
     if (snapshot.busy) return
     // Not a fresh stat: a write landing after the read would carry that stat's stamp and be missed.
@@ -264,7 +355,11 @@ export function trackSessions(deps: {
     }
     const parentID = typeof data?.parentID === "string" && data.parentID !== "" ? data.parentID : undefined
     await step(s, parentID === undefined ? { type: "parent.found" } : { type: "parent.found", parentID })
-    if (data !== undefined && data.id === s.id) await step(s, decodeSessionInfo(data))
+    if (data !== undefined && data.id === s.id) {
+      const info = decodeSessionInfo(data)
+      s.host.revert = info.revert
+      await step(s, info)
+    }
   }
 
   async function anchorOf(s: Tracked): Promise<EditAnchor | undefined> {
@@ -302,6 +397,7 @@ export function trackSessions(deps: {
     step,
     syncFromStore,
     resolveParent,
+    agree,
     editAnchor: anchorOf,
     todoCallable: (s) => todoRefusal(s.state.facts) === undefined && todoAccessOf(s.id) === "allow",
   }

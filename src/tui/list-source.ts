@@ -9,14 +9,15 @@ import { dirname, resolve } from "node:path"
 import type { TuiPluginApi } from "@opencode-ai/plugin/tui"
 import { type Accessor, createSignal, type Setter } from "solid-js"
 import { STORED_LIMITS } from "../core/config.ts"
-import { type Point, revertPoint as storedRevert } from "../core/history/history.ts"
+import { type HostFacts, inEffect } from "../core/history/effect.ts"
+import type { Point } from "../core/history/history.ts"
 import { samePoint } from "../core/history/rewind.ts"
 import { latestToolList, toolPartList } from "../core/list/carried.ts"
 import { parseSnapshot } from "../core/list/parse.ts"
 import type { Limits, TodoList } from "../core/list/types.ts"
 import type { Variant } from "../core/session/toasts.ts"
 import { identicalLists } from "../core/view/dialog.ts"
-import { hostRevert, listInEffect, partsBefore } from "../core/view/tui-protocol.ts"
+import { hostRevert, partsBefore } from "../core/view/tui-protocol.ts"
 import { stateDir } from "../shared/paths.ts"
 import type { EditAnchor } from "../shared/user-edits.ts"
 import { historyOf } from "../store/record.ts"
@@ -75,12 +76,9 @@ export function createListSource(
   options: SourceOptions,
 ): ListSource {
   const tracked = new Map<string, ShownList>()
-  // The newest revert state a `session.updated` event carried (null: not reverted). The event is read
-  // directly because the host's own session state may apply it after our listener runs.
+  // The newest revert state a `session.updated` event carried (null: not reverted): a host fact, read from
+  // the event because the host's own session state may apply it after our listener runs.
   const reverts = new Map<string, Point | null>()
-  // Sessions whose reverted messages the host removed (the next prompt commits an undo), until the stored
-  // history no longer shows the revert pending: meanwhile the pending revert is taken as committed.
-  const committed = new Set<string>()
 
   function revertOf(session: string): Point | undefined {
     const seen = reverts.get(session)
@@ -89,6 +87,40 @@ export function createListSource(
       return hostRevert(api.state.session.get(session))
     } catch {
       return undefined
+    }
+  }
+
+  /**
+   * What the host this TUI is attached to says now: its revert point, and which messages (and parts) it still
+   * has, from its own state. A message older than the ones it keeps, or newer than the newest it has heard
+   * of, is not known here (the list then stays as stored).
+   */
+  function hostFacts(session: string): HostFacts {
+    let ids: string[] = []
+    try {
+      ids = api.state.session.messages(session).map((m) => m.id)
+    } catch {
+      ids = []
+    }
+    const known = new Set(ids)
+    const oldest = ids[0]
+    const newest = ids[ids.length - 1]
+    return {
+      revert: revertOf(session) ?? null,
+      holds: (point) => {
+        if (known.has(point.message)) {
+          if (point.part === undefined) return true
+          try {
+            const parts = api.state.part(point.message)
+            if (parts.some((p) => p.id === point.part)) return true
+            return parts.length === 0 ? undefined : false
+          } catch {
+            return undefined
+          }
+        }
+        if (oldest === undefined || newest === undefined) return undefined
+        return point.message > oldest && point.message < newest ? false : undefined
+      },
     }
   }
 
@@ -153,11 +185,9 @@ export function createListSource(
       try {
         if ((await store.stamp(session)) !== undefined) {
           const snapshot = await store.read(session)
-          if (snapshot.persisted) {
-            const history = historyOf(snapshot)
-            if (storedRevert(history) === undefined) committed.delete(session)
-            return listInEffect(history, point, committed.has(session), options.limits)
-          }
+          // The same function the server follows the host with: what the record says under the host's facts.
+          if (snapshot.persisted)
+            return inEffect(historyOf(snapshot), hostFacts(session), options.limits).list
         }
       } catch {
         // Unreadable: fall back to what the tool calls reported.
@@ -230,10 +260,10 @@ export function createListSource(
       refresh(session)
     }),
   )
+  // A commit (the next prompt) removes the undone messages: the list is worked out again from what is left.
   listen(() =>
     api.event.on("message.removed", (event) => {
-      const { sessionID } = event.properties
-      if (revertOf(sessionID) !== undefined) committed.add(sessionID)
+      if (tracked.has(event.properties.sessionID)) refresh(event.properties.sessionID)
     }),
   )
   listen(() =>

@@ -1,6 +1,8 @@
-// What the host's undo and redo mean for one session: the revert in progress, when it is committed, and
-// where a change is anchored in the conversation. Pure: (facts, event) -> { facts, action }. The session
-// step (session.ts) calls it; the server performs the action on the stored history (core/history.ts).
+// What the host's undo and redo mean for one session as this process hears of them: the revert in progress
+// (no reminder then), where a change is anchored in the conversation, and when to look again. Pure:
+// (facts, event) -> { facts, action }. The session step (session.ts) calls it. A revert, unrevert or commit
+// action only says when: the server then works the list out from the record and the host's facts now
+// (effect.ts), so a process that missed events (a restart, another window) still shows the right list.
 
 /*
  * The host (1.18) reverts in three moves, and the plugin follows each at once:

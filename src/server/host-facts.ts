@@ -1,0 +1,130 @@
+// What this server knows of the host's facts about one session, the input of the list in effect
+// (core/history/effect.ts): the revert point as the host last reported it here, the messages this process saw
+// the host remove, and the bounded lookups that fill a gap (a server that just started, a record another
+// process wrote). Never throws: a lookup that fails or does not answer in time is "not known".
+
+import type { HostFacts } from "../core/history/effect.ts"
+import type { Point } from "../core/history/history.ts"
+import { isRecord } from "../core/list/result.ts"
+import { hostRevert } from "../core/view/tui-protocol.ts"
+import type { Client } from "./output.ts"
+import { withinMs } from "./wait.ts"
+
+/** How many removed messages and parts a session remembers: a commit removes one turn or a few. */
+export const REMOVED_KEPT = 256
+
+export interface KnownFacts {
+  /** The revert point as the host last reported it to this process; undefined when not known yet. */
+  revert: Point | null | undefined
+  /** Places this process saw the host remove (`message` or `message part`), oldest first, bounded. */
+  readonly removed: string[]
+}
+
+export function newFacts(): KnownFacts {
+  return { revert: undefined, removed: [] }
+}
+
+const key = (point: Point) => (point.part === undefined ? point.message : `${point.message} ${point.part}`)
+
+/** The host removed this message (or this part of it). */
+export function sawRemoved(facts: KnownFacts, point: Point): void {
+  const k = key(point)
+  if (facts.removed.includes(k)) return
+  facts.removed.push(k)
+  if (facts.removed.length > REMOVED_KEPT) facts.removed.splice(0, facts.removed.length - REMOVED_KEPT)
+}
+
+function removedHere(facts: KnownFacts, point: Point): boolean {
+  return (
+    facts.removed.includes(point.message) || (point.part !== undefined && facts.removed.includes(key(point)))
+  )
+}
+
+/** The session's revert point now, from the host (null: not reverted); undefined when it did not answer. */
+export async function lookupRevert(
+  client: Client,
+  id: string,
+  ms: number,
+): Promise<Point | null | undefined> {
+  try {
+    const answer = await withinMs(Promise.resolve(client.session.get({ path: { id } })), ms)
+    const data = isRecord(answer) && isRecord(answer.data) ? answer.data : undefined
+    if (data === undefined || data.id !== id) return undefined
+    return hostRevert(data) ?? null
+  } catch {
+    return undefined
+  }
+}
+
+/** Whether the host still has this message (and part); undefined when it did not say for sure. */
+export async function lookupHolds(
+  client: Client,
+  id: string,
+  point: Point,
+  ms: number,
+): Promise<boolean | undefined> {
+  try {
+    const request = client.session.message({ path: { id, messageID: point.message } })
+    const answer: unknown = await withinMs(Promise.resolve(request), ms)
+    if (!isRecord(answer)) return undefined
+    const data = answer.data
+    if (isRecord(data) && isRecord(data.info) && data.info.id === point.message) {
+      if (point.part === undefined) return true
+      const parts = Array.isArray(data.parts) ? data.parts : []
+      return parts.some((p) => isRecord(p) && p.id === point.part)
+    }
+    const status = isRecord(answer.response) ? answer.response.status : undefined
+    const error = isRecord(answer.error) ? answer.error : undefined
+    return status === 404 || error?.name === "NotFoundError" ? false : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The ids of every message the host has for the session; undefined when it did not answer. */
+export async function lookupMessageIds(
+  client: Client,
+  id: string,
+  ms: number,
+): Promise<Set<string> | undefined> {
+  try {
+    const answer = await withinMs(Promise.resolve(client.session.messages({ path: { id } })), ms)
+    const data = isRecord(answer) ? answer.data : undefined
+    if (!Array.isArray(data)) return undefined
+    const ids = new Set<string>()
+    for (const message of data)
+      if (isRecord(message) && isRecord(message.info) && typeof message.info.id === "string")
+        ids.add(message.info.id)
+    return ids
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The host's facts as this process can answer them without waiting: what it saw removed is gone; what a
+ * lookup answered is as answered; a place asked of no one is held unless `ask` says it must be asked
+ * (undefined). After a prompt (`prompted`), the revert point the record holds is gone: the host commits a
+ * pending undo before every prompt, before the prompt's hook or its removal events reach the plugin.
+ */
+export function factsFrom(
+  facts: KnownFacts,
+  revert: Point | null,
+  answers: ReadonlyMap<string, boolean | undefined>,
+  options: { readonly ask: boolean; readonly prompted?: Point; readonly messages?: ReadonlySet<string> },
+): HostFacts {
+  return {
+    revert,
+    holds: (point) => {
+      if (removedHere(facts, point)) return false
+      if (options.prompted !== undefined && key(options.prompted) === key(point)) return false
+      const k = key(point)
+      if (answers.has(k)) return answers.get(k)
+      if (options.messages !== undefined && point.part === undefined)
+        return options.messages.has(point.message)
+      return options.ask ? undefined : true
+    },
+  }
+}
+
+export { key as placeKey }
