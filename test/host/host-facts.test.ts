@@ -3,14 +3,11 @@
 // commits an undo another server recorded. The fake host keeps the conversation and its revert point as the
 // real one does (GET /session/:id, GET /session/:id/message/:messageID), and each server is sent only the
 // events of its own process.
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import type { TodoList } from "../../src/core/list/types.ts"
-import { type FakeHost, startHost } from "../fixtures/host.ts"
+import { type FakeHost, fakeHosts } from "../fixtures/host.ts"
 
-const hosts: FakeHost[] = []
-afterEach(() => {
-  for (const h of hosts.splice(0)) h.cleanup()
-})
+const startHost = fakeHosts()
 
 const MODEL = { providerID: "mock", modelID: "m" }
 const S = "ses_facts"
@@ -125,15 +122,12 @@ async function planDoneDone(host: HostSession, h: FakeHost): Promise<string[]> {
 
 async function started(): Promise<{ h: FakeHost; host: HostSession }> {
   const h = await startHost()
-  hosts.push(h)
   await h.event("session.created", { info: { id: S } })
   return { h, host: new HostSession(h) }
 }
 
 async function another(h: FakeHost): Promise<FakeHost> {
-  const second = await startHost({ sharing: h })
-  hosts.push(second)
-  return second
+  return startHost({ sharing: h })
 }
 
 describe("the list follows the host's facts, whatever events a server saw", () => {
