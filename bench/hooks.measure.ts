@@ -317,7 +317,7 @@ it("keeps every hook's cost flat from 10 to 10,000 messages", async () => {
     expect((await h.call(id, { list: PLAN })).ok).toBe(true)
     expect(existsSync(join(h.storeDir, `${id}.json`))).toBe(true)
     const history = longHistory(messages)
-    await h.store.update(id, (current) => ({ ...current, list: history.top, history }))
+    await h.store.update(id, (current) => ({ next: { ...current, list: history.top, history } }))
     await replay(hooks, id, messages)
     sessions.push({
       id,

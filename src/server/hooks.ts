@@ -15,7 +15,6 @@ import { parseSnapshot } from "../core/list/parse.ts"
 import { TODO_TOOL } from "../core/list/words.ts"
 import { type PromptFamily, steeringOn, steerSystemPrompt } from "../core/model/host-prompt.ts"
 import { commandReplyText } from "../core/model/prompts.ts"
-import { stepStubs } from "../core/model/stale.ts"
 import type { HostEvent, SessionAction } from "../core/session/session.ts"
 import { todoDir } from "../shared/paths.ts"
 import { loadSettings } from "../shared/settings.ts"
@@ -92,7 +91,7 @@ export const server: Plugin = async (input, options) => {
   }
 
   const hooks: Hooks = {
-    tool: { [TODO_TOOL]: todoTool({ client: input.client, store, config, sessions, log }) },
+    tool: { [TODO_TOOL]: todoTool({ client: input.client, config, sessions, log }) },
 
     config: guard("config", async (cfg) => {
       const c = cfg as Record<string, unknown> & {
@@ -156,8 +155,7 @@ export const server: Plugin = async (input, options) => {
       const s = sessions.get(sessionID)
       await syncFromStore(s)
       // Our stale notices and superseded todo results go out as a one-line stub (request only).
-      const stubs = stepStubs(s.state.stubs, decodeMessages(output.messages))
-      if (stubs !== s.state.stubs) s.state = { ...s.state, stubs }
+      const stubs = sessions.stubs(s, decodeMessages(output.messages))
       applyStubs(output.messages, stubs.stale)
       const text = joined(await step(s, { type: "model.request" }), "inject")
       if (!text) return
@@ -233,9 +231,7 @@ export const server: Plugin = async (input, options) => {
           hookInput.arguments ?? "",
           await sessions.editAnchor(s),
         )
-        s.list = list
-        // The host mints the command's own message after this hook: the edit settles on it (rewind.ts).
-        await sessions.step(s, { type: "command.ran", before, after: list })
+        await sessions.commandRan(s, before, list)
         // Visible (not synthetic) so the user sees what happened; the marker keeps the tracker
         // from counting it as a new prompt.
         // The list rides in the part's metadata for a sidebar that cannot read the store (attached remotely).

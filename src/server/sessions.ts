@@ -4,12 +4,13 @@
 // `agree`) and performs the actions the core returns that need no hook output.
 
 import { type Config, limitsOf } from "../core/config.ts"
-import { type InEffect, inEffect, placesToCheck } from "../core/history/effect.ts"
-import { type Point, revertPoint, type Stepped, settleEdit } from "../core/history/history.ts"
+import { inEffect, placesToCheck } from "../core/history/effect.ts"
+import { type Point, revertPoint, settleEdit } from "../core/history/history.ts"
 import { type EditAnchor, editAnchor, type RewindAction, samePoint } from "../core/history/rewind.ts"
 import { type EditNote, isEditNote } from "../core/list/diff.ts"
 import { isRecord } from "../core/list/result.ts"
 import type { TodoList } from "../core/list/types.ts"
+import { type History, type StubState, stepStubs } from "../core/model/stale.ts"
 import type { Access } from "../core/session/permission.ts"
 import {
   type HostEvent,
@@ -24,7 +25,7 @@ import {
 import { droppedToast, spokenToasts } from "../core/session/toasts.ts"
 import type { Snapshot } from "../store/record.ts"
 import { historyOf } from "../store/record.ts"
-import type { Store } from "../store/store.ts"
+import type { Computed, Store, Updated } from "../store/store.ts"
 import type { AgentRulesSource } from "./agent-rules.ts"
 import { decodeSessionInfo } from "./host-events.ts"
 import {
@@ -55,18 +56,21 @@ const FACTS_WAIT_MS = 1_000
  */
 export interface Tracked {
   readonly id: string
-  state: Session
-  list: TodoList
+  readonly state: Session
+  readonly list: TodoList
   /** The store's change marker when `list` was read; a different stamp means another process wrote. */
-  stamp: string | undefined
-  loaded: Promise<void> | undefined
+  readonly stamp: string | undefined
+  readonly loaded: Promise<void> | undefined
   /** The last job queued by `inOrder`. */
-  queue: Promise<void>
+  readonly queue: Promise<void>
   /** What this process knows of the host's facts (its revert point, what it removed). */
   readonly host: KnownFacts
   /** The revert the record held when this process last read or wrote it (undefined: none). */
-  storedRevert: Point | undefined
+  readonly storedRevert: Point | undefined
 }
+
+/** A tracked session as this module holds it: only this module assigns its list and state. */
+type Held = { -readonly [K in keyof Tracked]: Tracked[K] }
 
 export interface Sessions {
   /** The tracked session, started when unknown. */
@@ -81,6 +85,15 @@ export interface Sessions {
   inOrder(s: Tracked, job: () => Promise<void>): Promise<void>
   /** Steps the core; reminders and forgetting are performed here, the other actions are returned. */
   step(s: Tracked, event: HostEvent): Promise<readonly SessionAction[]>
+  /**
+   * One locked change of the session's stored list (`Store.update`); the session takes the list in effect
+   * (and the stored revert) from the answer, busy or not.
+   */
+  update<T>(s: Tracked, fn: (current: Snapshot) => Computed<T>): Promise<Updated<T>>
+  /** The /todo command left `after` in effect (it was `before`): the session takes it and the core hears of it. */
+  commandRan(s: Tracked, before: TodoList, after: TodoList): Promise<readonly SessionAction[]>
+  /** Steps the session's stubs of stale results over the request's messages (core/stale.ts), and returns them. */
+  stubs(s: Tracked, history: History): StubState
   /** Picks up the stored list and another process's changes (and the user-edit notes they left). */
   syncFromStore(s: Tracked): Promise<void>
   /** Asks the host for the session's parent once, when no event said whether it has one. */
@@ -115,9 +128,9 @@ export function trackSessions(deps: {
 }): Sessions {
   const { client, store, config, agents, log, findOrigin } = deps
   const limits = limitsOf(config)
-  const sessions = new Map<string, Tracked>()
+  const sessions = new Map<string, Held>()
 
-  function get(id: string): Tracked {
+  function get(id: string): Held {
     let s = sessions.get(id)
     if (!s) {
       s = {
@@ -135,7 +148,7 @@ export function trackSessions(deps: {
     return s
   }
 
-  async function step(s: Tracked, event: HostEvent): Promise<readonly SessionAction[]> {
+  async function step(s: Held, event: HostEvent): Promise<readonly SessionAction[]> {
     const result = stepSession(s.state, event, s.list, config, agents.current())
     s.state = result.session
     for (const toast of spokenToasts(result.actions, s.list, config)) showToast(client, toast)
@@ -155,20 +168,24 @@ export function trackSessions(deps: {
   }
 
   /** A /todo command's edit moves to the command's own message, once the host has minted it. */
-  async function followRewind(s: Tracked, change: Extract<RewindAction, { type: "settle" }>): Promise<void> {
-    let stepped: Stepped | undefined
-    const snapshot = await store.update(s.id, (current) => {
+  async function followRewind(s: Held, change: Extract<RewindAction, { type: "settle" }>): Promise<void> {
+    const { value: stepped } = await update(s, (current) => {
       const history = historyOf(current)
-      stepped = settleEdit(history, change.message, change.made)
-      if (stepped.history === history) return undefined
-      return { ...current, list: stepped.list, history: stepped.history }
+      const stepped = settleEdit(history, change.message, change.made)
+      if (stepped.history === history) return { value: stepped }
+      return { next: { ...current, list: stepped.list, history: stepped.history }, value: stepped }
     })
-    took(s, snapshot)
     if (stepped?.warning) log("warn", stepped.warning)
   }
 
+  async function update<T>(s: Held, fn: (current: Snapshot) => Computed<T>): Promise<Updated<T>> {
+    const updated = await store.update(s.id, fn)
+    took(s, updated.snapshot)
+    return updated
+  }
+
   /** The list and the revert of a snapshot this process read or wrote. */
-  function took(s: Tracked, snapshot: Snapshot): void {
+  function took(s: Held, snapshot: Snapshot): void {
     s.list = snapshot.list
     s.storedRevert = snapshot.history === undefined ? undefined : revertPoint(snapshot.history)
   }
@@ -185,7 +202,7 @@ export function trackSessions(deps: {
     )
   }
 
-  async function agree(s: Tracked, how: { readonly ask?: boolean; readonly prompted?: boolean } = {}) {
+  async function agree(s: Held, how: { readonly ask?: boolean; readonly prompted?: boolean } = {}) {
     let revert = how.prompted ? null : s.host.revert
     if (revert === undefined || (how.ask && !how.prompted)) {
       const looked = await lookupRevert(client, s.id, FACTS_WAIT_MS)
@@ -223,18 +240,19 @@ export function trackSessions(deps: {
       s.storedRevert = revertPoint(probe.history)
       return
     }
-    let effect: InEffect | undefined
-    let notes: EditNote[] = []
-    const snapshot = await store.update(s.id, (current) => {
-      effect = inEffect(historyOf(current), facts, limits)
-      if (effect.changes.length === 0) return undefined
+    const { snapshot, value } = await update(s, (current) => {
+      const effect = inEffect(historyOf(current), facts, limits)
+      if (effect.changes.length === 0) return { value: { effect, notes: [] } }
       // Edits made while reverted were made again: their notes go to the core first, which may replace them.
-      notes = effect.remadeOn === undefined ? [] : current.edits.filter(isEditNote)
+      const notes = effect.remadeOn === undefined ? [] : current.edits.filter(isEditNote)
       const edits = effect.remadeOn === undefined ? current.edits : []
-      return { ...current, list: effect.list, history: effect.history, edits }
+      return {
+        next: { ...current, list: effect.list, history: effect.history, edits },
+        value: { effect, notes },
+      }
     })
-    took(s, snapshot)
-    if (effect === undefined || snapshot.busy) return
+    if (value === undefined || snapshot.busy) return
+    const { effect, notes } = value
     if (effect.warning) log("warn", effect.warning)
     const toast = droppedToast(effect.dropped)
     if (toast) showToast(client, toast)
@@ -259,16 +277,15 @@ export function trackSessions(deps: {
 
   /** Takes the pending user-edit notes out of the record (under its lock), with the list they go with. */
   async function takeNotes(id: string) {
-    let notes: EditNote[] = []
-    const snapshot = await store.update(id, (current) => {
-      notes = current.edits.filter(isEditNote)
-      return current.edits.length > 0 ? { ...current, edits: [] } : undefined
-    })
-    return { snapshot, notes }
+    const { snapshot, value } = await store.update(id, (current) => ({
+      next: current.edits.length > 0 ? { ...current, edits: [] } : undefined,
+      value: current.edits.filter(isEditNote),
+    }))
+    return { snapshot, notes: value ?? [] }
   }
 
   /** Reads the stored list once per session and tells the core it was loaded (a resume, when it was stored earlier). */
-  function ensureLoaded(s: Tracked): Promise<void> {
+  function ensureLoaded(s: Held): Promise<void> {
     s.loaded ??= (async () => {
       // The stamp is taken before the read: a write in between makes the next stamp differ, so it is read then.
       const stamp = await store.stamp(s.id)
@@ -303,16 +320,16 @@ export function trackSessions(deps: {
   async function startFromOrigin(id: string, find: FindOrigin, empty: Snapshot) {
     const origin = await find(id)
     if (origin === undefined) return { snapshot: empty, carried: undefined }
-    let started = false
-    const snapshot = await store.update(id, (current) => {
-      started = current.revision === 0
-      return started ? { ...current, list: origin.list, history: origin.history } : undefined
-    })
-    return { snapshot, carried: started && !snapshot.busy ? { shown: origin.shown } : undefined }
+    const { snapshot, value: started } = await store.update(id, (current) =>
+      current.revision === 0
+        ? { next: { ...current, list: origin.list, history: origin.history }, value: true }
+        : { value: false },
+    )
+    return { snapshot, carried: started === true && !snapshot.busy ? { shown: origin.shown } : undefined }
   }
 
   /** One stat per call, a read only when the stamp moved. */
-  async function syncFromStore(s: Tracked): Promise<void> {
+  async function syncFromStore(s: Held): Promise<void> {
     await ensureLoaded(s)
     const stamp = await store.stamp(s.id)
     if (stamp === s.stamp) return
@@ -344,7 +361,7 @@ export function trackSessions(deps: {
   }
 
   /** The lookup also says whether the session is reverted: a process started after the undo learns it here. */
-  async function resolveParent(s: Tracked): Promise<void> {
+  async function resolveParent(s: Held): Promise<void> {
     if (!parentUnknown(s.state.facts)) return
     let data: Record<string, unknown> | undefined
     try {
@@ -362,7 +379,7 @@ export function trackSessions(deps: {
     }
   }
 
-  async function anchorOf(s: Tracked): Promise<EditAnchor | undefined> {
+  async function anchorOf(s: Held): Promise<EditAnchor | undefined> {
     const known = editAnchor(s.state.facts.rewind)
     if (known !== undefined) return known
     try {
@@ -384,7 +401,7 @@ export function trackSessions(deps: {
     return todoAccess((sessions.get(id)?.state ?? initialSession()).facts, agents.current())
   }
 
-  function inOrder(s: Tracked, job: () => Promise<void>): Promise<void> {
+  function inOrder(s: Held, job: () => Promise<void>): Promise<void> {
     const run = s.queue.then(job)
     s.queue = run.catch(() => undefined)
     return run
@@ -395,6 +412,17 @@ export function trackSessions(deps: {
     find: (id) => sessions.get(id),
     inOrder,
     step,
+    update,
+    commandRan(s: Held, before, after) {
+      s.list = after
+      // The host mints the command's own message after this hook: the edit settles on it (rewind.ts).
+      return step(s, { type: "command.ran", before, after })
+    },
+    stubs(s: Held, history) {
+      const stubs = stepStubs(s.state.stubs, history)
+      if (stubs !== s.state.stubs) s.state = { ...s.state, stubs }
+      return stubs
+    },
     syncFromStore,
     resolveParent,
     agree,

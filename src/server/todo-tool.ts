@@ -1,5 +1,6 @@
 // The `todo` tool the agent calls: its argument schema and its execution against the session's stored list.
-// The core executes and formats; this module takes the lock, reports the call to the session and answers.
+// The core executes and formats; this module runs the core once under the session's lock (sessions.ts),
+// reports the call to the session and answers.
 
 import type { ToolDefinition } from "@opencode-ai/plugin"
 import { z } from "zod"
@@ -16,7 +17,7 @@ import { TOOL_DESCRIPTION } from "../core/model/prompts.ts"
 import { todoRefusal } from "../core/session/session.ts"
 import { listToasts } from "../core/session/toasts.ts"
 import { historyOf } from "../store/record.ts"
-import { LIST_BUSY, type Store } from "../store/store.ts"
+import { type Computed, LIST_BUSY, LIST_FAILED } from "../store/store.ts"
 import { type Client, type Log, showToast } from "./output.ts"
 import type { Sessions } from "./sessions.ts"
 import { withinMs } from "./wait.ts"
@@ -43,6 +44,16 @@ async function lookupPart(client: Client, sessionID: string, messageID: string, 
   }
 }
 
+/** What the call's one run of the core computed, under the lock, on the stored list. */
+interface Ran {
+  readonly before: TodoList
+  readonly result: ExecuteResult
+  /** The call changed the list (the stale rule reads it as an update). */
+  readonly changed: boolean
+  /** What recording the call in the history warned of (a history cut short). */
+  readonly warning?: string | undefined
+}
+
 const itemsField = z.array(z.string())
 const phaseSpec = z.object({ phase: z.string(), items: itemsField })
 
@@ -67,12 +78,11 @@ export const toolArgs = {
 
 export function todoTool(deps: {
   client: Client
-  store: Store
   config: Config
   sessions: Sessions
   log: Log
 }): ToolDefinition {
-  const { client, store, config, sessions, log } = deps
+  const { client, config, sessions, log } = deps
   const limits = limitsOf(config)
   return {
     description: TOOL_DESCRIPTION,
@@ -100,38 +110,35 @@ export function todoTool(deps: {
                 (await lookupPart(client, s.id, ctx.messageID, callID)),
             }
           : undefined
-      let before: TodoList = s.list
-      let result: ExecuteResult | undefined
-      let changed = false
-      let warning: string | undefined
-      const snapshot = await store.update(s.id, (current) => {
-        before = current.list
-        result = execute(current.list, args, limits)
-        changed = result.ok && result.list !== current.list
-        if (!changed || !result.ok) return undefined
+      // One run of the core per call: what it computed comes back with the snapshot it left.
+      const { snapshot, value: ran } = await sessions.update(s, (current): Computed<Ran> => {
+        const before = current.list
+        const result = execute(before, args, limits)
+        if (!result.ok || result.list === before) return { value: { before, result, changed: false } }
         const recorded = recordCall(
           historyOf(current),
           call ?? { message: "", callID: "" },
           result.list,
           limits,
         )
-        warning = recorded.warning
-        return { ...current, list: recorded.list, history: recorded.history }
+        const next = { ...current, list: recorded.list, history: recorded.history }
+        return { next, value: { before, result, changed: true, warning: recorded.warning } }
       })
-      if (warning) log("warn", warning)
+      if (ran?.warning) log("warn", ran.warning)
       // s.stamp stays the one syncFromStore took before this read; our own write moves the
       // stamp, so the next hook reads the record once more instead of missing another writer.
-      s.list = snapshot.list
-      if (snapshot.busy) {
+      if (snapshot.busy || ran === undefined) {
         await sessions.step(s, { type: "todo.finished", ok: false, ops: [] })
+        // No value and not busy: the change threw, and the store said why in its warning.
+        const error = snapshot.busy ? LIST_BUSY : LIST_FAILED
         return {
-          title: "todo: busy",
-          output: `Error: ${LIST_BUSY}`,
+          title: snapshot.busy ? "todo: busy" : "todo: error",
+          output: `Error: ${error}`,
           metadata: { ok: false, list: s.list, version: CARRIED_LIST_VERSION },
         } as never
       }
+      const { before, result: outcome, changed } = ran
       for (const toast of listToasts(before, s.list, config)) showToast(client, toast)
-      const outcome = result ?? execute(s.list, args, limits)
       // The ops as the core parsed them: a call without "op" has its op inferred from its shape.
       await sessions.step(s, {
         type: "todo.finished",

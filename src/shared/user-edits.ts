@@ -17,7 +17,7 @@ import { fail, ok, type Result } from "../core/list/result.ts"
 import type { Limits, Op, TodoList } from "../core/list/types.ts"
 import { describeError, type Fs } from "../store/files.ts"
 import { historyOf } from "../store/record.ts"
-import { LIST_BUSY, type Store } from "../store/store.ts"
+import { type Computed, LIST_BUSY, type Store } from "../store/store.ts"
 import { entryKind, readProblemText, readTextFile, replaceFile, TODO_MAX_BYTES } from "./safe-file.ts"
 
 export type EditOutcome =
@@ -40,7 +40,7 @@ export type Notify = "record" | "none"
 export type { EditAnchor }
 
 /** The list a change leaves, and what the reply says beyond the diff (how an imported file was read). */
-interface Computed {
+interface Replacement {
   readonly list: TodoList
   readonly notes?: readonly string[]
 }
@@ -56,11 +56,10 @@ async function change(
   notify: Notify,
   at: EditAnchor | undefined,
   limits: Limits,
-  compute: (list: TodoList) => Result<Computed>,
+  compute: (list: TodoList) => Result<Replacement>,
   ops?: readonly Op[],
 ): Promise<EditOutcome> {
-  let outcome: EditOutcome | undefined
-  const snapshot = await store.update(session, (current) => {
+  const { snapshot, value: outcome } = await store.update(session, (current): Computed<EditOutcome> => {
     let history = historyOf(current)
     // The edit follows an undo the history has not heard of yet (the server follows the host's events).
     const point = revertPoint(history) ?? null
@@ -68,17 +67,14 @@ async function change(
       history = revert(history, at.point, limits).history
     const seen = currentList(history)
     const next = compute(seen)
-    if (!next.ok) {
-      outcome = { ok: false, error: next.error, list: seen }
-      return undefined
-    }
+    if (!next.ok) return { value: { ok: false, error: next.error, list: seen } }
     const { list, notes = [] } = next.value
     const diff = diffLists(seen, list)
     // The notes lead the lines, so the toast and the reply say first why a line reads as it does.
     const told = notes.length === 0 ? diff : { ...diff, lines: [...notes, ...diff.lines] }
-    outcome = { ok: true, before: seen, list, diff: told }
+    const outcome: EditOutcome = { ok: true, before: seen, list, diff: told }
     if (diff.lines.length === 0 && diff.removed.length === 0 && diff.removedPhases.length === 0)
-      return undefined
+      return { value: outcome }
     const note: EditNote = {
       lines: told.lines,
       removed: diff.removed,
@@ -87,7 +83,7 @@ async function change(
     const edits = notify === "record" ? [...current.edits, note] : current.edits
     const anchor = at?.kind === "after" ? { after: at.message } : {}
     const recorded = recordEdit(history, ops ? { ...anchor, ops } : anchor, list)
-    return { ...current, list: recorded.list, history: recorded.history, edits }
+    return { next: { ...current, list: recorded.list, history: recorded.history, edits }, value: outcome }
   })
   if (snapshot.busy) return { ok: false, error: LIST_BUSY, list: snapshot.list }
   return outcome ?? { ok: false, error: "The list could not be read.", list: snapshot.list }

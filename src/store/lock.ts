@@ -1,23 +1,13 @@
-// The cross-process lock of one session record: <record>.lock holds {pid, host, start, realm, time, token} and is
-// created whole by linking a finished temp file. identity.ts finds out who holds it; policy.ts decides whether it
-// may be broken: a live process on this machine keeps its lock however long it takes; waiting gives up when one
-// holder blocks it for waitMs, or after 4 x waitMs in all. A holder confirms its token just before it renames.
+// The cross-process lock of one session record: waiting for <record>.lock (its file: lock-file.ts), breaking it
+// and sweeping what crashed writers left, and releasing it. policy.ts decides whether a lock may be broken: a live
+// process on this machine keeps its lock however long it takes; waiting gives up when one holder blocks it for
+// waitMs, or after 4 x waitMs in all. A holder confirms its token just before it renames.
 
-import { randomBytes } from "node:crypto"
 import { basename, dirname, join } from "node:path"
-import { isRecord } from "../core/list/result.ts"
-import {
-  errorCode,
-  type Fs,
-  LINK_UNSUPPORTED,
-  noop,
-  sleep,
-  TEMP_SUFFIX,
-  tempName,
-  writeNew,
-} from "./files.ts"
-import { alive, HOST, REALM, START, startIdentity } from "./identity.ts"
-import { type Holder, judgeHolder, mayBreakLock, maySweepTemp } from "./policy.ts"
+import { errorCode, type Fs, noop, sleep, TEMP_SUFFIX } from "./files.ts"
+import { alive, REALM } from "./identity.ts"
+import { createExclusive, holds, inspect, lockBody, type Seen } from "./lock-file.ts"
+import { mayBreakLock, maySweepTemp } from "./policy.ts"
 
 export type Acquired =
   | {
@@ -44,78 +34,20 @@ export interface Locks {
   acquire(path: string): Promise<Acquired>
 }
 
-interface LockInfo {
-  readonly pid: number
-  readonly host: string
-  readonly start: string | undefined
-  readonly realm: string | undefined
-  readonly time: number
-  readonly token: string
-}
-
 export function createLocks(options: LockOptions): Locks {
   const { fs, dir, waitMs, staleMs } = options
 
-  async function createExclusive(path: string, body: string): Promise<void> {
-    const temp = tempName(path)
-    try {
-      // Inside the try: a write that fails after the create (a full disk) must not leave the temp behind.
-      await writeNew(fs, temp, body, false)
-      try {
-        await fs.link(temp, path)
-      } catch (error) {
-        if (!LINK_UNSUPPORTED.has(errorCode(error))) throw error
-        // No hard links on this file system: plain exclusive create (briefly empty, judged by age if found so).
-        await createPlain(path, body)
-      }
-    } finally {
-      await fs.unlink(temp).catch(noop)
-    }
-  }
-
-  async function createPlain(path: string, body: string): Promise<void> {
-    try {
-      await writeNew(fs, path, body, false)
-    } catch (error) {
-      // Remove a lock we created but could not fill; an existing one (EEXIST) is someone else's.
-      if (errorCode(error) !== "EEXIST") await fs.unlink(path).catch(noop)
-      throw error
-    }
-  }
-
-  /** Reads a lock (or break guard) file. "gone" means it vanished while we looked. */
-  async function inspect(
-    path: string,
-  ): Promise<"gone" | { raw: string; holder: Holder; ageMs: number; pid?: number }> {
-    let raw: string
-    try {
-      raw = await fs.readFile(path, "utf8")
-    } catch (error) {
-      return errorCode(error) === "ENOENT" ? "gone" : { raw: "", holder: "unconfirmed", ageMs: 0 }
-    }
-    const info = parseLock(raw)
-    if (info) return { raw, holder: holderOf(info), ageMs: Date.now() - info.time, pid: info.pid }
-    try {
-      return { raw, holder: "unconfirmed", ageMs: Date.now() - (await fs.stat(path)).mtimeMs }
-    } catch (error) {
-      return errorCode(error) === "ENOENT" ? "gone" : { raw, holder: "unconfirmed", ageMs: 0 }
-    }
-  }
-
   /** Removes a lock that may be broken. Breakers take a guard file so two of them cannot remove a lock a third just took. */
-  async function breakLock(
-    lockPath: string,
-    seen: { raw: string; holder: Holder; pid?: number },
-  ): Promise<boolean> {
+  async function breakLock(lockPath: string, seen: Seen): Promise<boolean> {
     const guard = `${lockPath}.break`
     const mine = lockBody()
     // Held while it exists, so that another breaker of this realm does not take it for a leaked one.
     REALM.held.add(mine.token)
     try {
-      await createExclusive(guard, mine.body)
+      await createExclusive(fs, guard, mine.body)
     } catch {
       REALM.held.delete(mine.token)
-      const other = await inspect(guard)
+      const other = await inspect(fs, guard)
       if (
         other !== "gone" &&
         mayBreakLock({ holder: other.holder, ageMs: other.ageMs, watchedMs: 0, staleMs })
@@ -179,8 +111,12 @@ export function createLocks(options: LockOptions): Locks {
       const { body, token } = lockBody()
       try {
         REALM.held.add(token)
-        await createExclusive(lockPath, body)
-        return { kind: "held", holds: () => holds(lockPath, token), release: () => release(lockPath, token) }
+        await createExclusive(fs, lockPath, body)
+        return {
+          kind: "held",
+          holds: () => holds(fs, lockPath, token),
+          release: () => release(lockPath, token),
+        }
       } catch (error) {
         REALM.held.delete(token)
         if (errorCode(error) === "ENOENT" && !madeDir) {
@@ -194,7 +130,7 @@ export function createLocks(options: LockOptions): Locks {
         }
         if (errorCode(error) !== "EEXIST") return { kind: "error", error }
       }
-      const seen = await inspect(lockPath)
+      const seen = await inspect(fs, lockPath)
       if (seen !== "gone" && seen.raw !== holder) {
         if (holder !== undefined) deadline = Math.min(Date.now() + waitMs, start + 4 * waitMs)
         holder = seen.raw
@@ -210,18 +146,10 @@ export function createLocks(options: LockOptions): Locks {
     }
   }
 
-  async function holds(lockPath: string, token: string): Promise<boolean> {
-    try {
-      return parseLock(await fs.readFile(lockPath, "utf8"))?.token === token
-    } catch {
-      return false
-    }
-  }
-
   async function release(lockPath: string, token: string): Promise<void> {
     try {
       // Only remove our own lock: it may have been broken and taken by another meanwhile.
-      if (await holds(lockPath, token)) await fs.unlink(lockPath)
+      if (await holds(fs, lockPath, token)) await fs.unlink(lockPath)
     } catch {
       // Left in place: no longer held here, so the next waiter of this realm finds it leaked and breaks it.
     } finally {
@@ -230,49 +158,4 @@ export function createLocks(options: LockOptions): Locks {
   }
 
   return { acquire }
-}
-
-function holderOf(info: LockInfo): Holder {
-  const onThisHost = info.host === HOST
-  const ownRealm = onThisHost && info.pid === process.pid && info.realm === REALM.id
-  return judgeHolder({
-    onThisHost,
-    pidAlive: onThisHost && alive(info.pid),
-    startInLock: info.start,
-    startNow: onThisHost ? startIdentity(info.pid) : undefined,
-    ownRealm,
-    heldHere: REALM.held.has(info.token),
-  })
-}
-
-function lockBody(): { body: string; token: string } {
-  const token = randomBytes(8).toString("hex")
-  const info = { pid: process.pid, host: HOST, start: START, realm: REALM.id, time: Date.now(), token }
-  return { body: JSON.stringify(info), token }
-}
-
-function parseLock(raw: string): LockInfo | undefined {
-  try {
-    const v: unknown = JSON.parse(raw)
-    if (
-      isRecord(v) &&
-      typeof v.pid === "number" &&
-      Number.isSafeInteger(v.pid) &&
-      v.pid > 0 &&
-      typeof v.host === "string" &&
-      typeof v.time === "number" &&
-      typeof v.token === "string"
-    )
-      return {
-        pid: v.pid,
-        host: v.host,
-        start: typeof v.start === "string" ? v.start : undefined,
-        realm: typeof v.realm === "string" ? v.realm : undefined,
-        time: v.time,
-        token: v.token,
-      }
-  } catch {
-    // Not a lock we wrote.
-  }
-  return undefined
 }

@@ -251,9 +251,11 @@ describe("edits queued before a restart", () => {
       },
     ]
     await h.store.update("s1", (current) => ({
-      ...current,
-      list,
-      edits: [{ lines: ['added "Test parser" to "Build" (pending)'], removed: [] }],
+      next: {
+        ...current,
+        list,
+        edits: [{ lines: ['added "Test parser" to "Build" (pending)'], removed: [] }],
+      },
     }))
     const parts = await prompt(h, "s1", "Go on")
     const attached = parts.map((p) => p.text ?? "").join("\n")

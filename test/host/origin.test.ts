@@ -9,7 +9,7 @@ import type { TodoList } from "../../src/core/list/types.ts"
 import { MARKER } from "../../src/core/model/prompts.ts"
 import { originFinder } from "../../src/server/origin.ts"
 import type { Client } from "../../src/server/output.ts"
-import { GOOD_KEPT } from "../../src/store/store.ts"
+import { GOOD_KEPT } from "../../src/store/records.ts"
 import { type FakeHost, fakeHosts } from "../fixtures/host.ts"
 import { OPEN_SAMPLE, phase, task } from "../fixtures/lists.ts"
 
@@ -224,7 +224,7 @@ describe("a fork", () => {
     let history = recordCall(historyFrom([]), { message: "m2", callID: "call_m2_0" }, PLANNED).history
     history = recordEdit(history, { after: "m2" }, EDITED).history
     history = recordCall(history, { message: "m4", callID: "call_m4_0" }, LATER).history
-    await h.store.update("ses_src", (current) => ({ ...current, list: LATER, history }))
+    await h.store.update("ses_src", (current) => ({ next: { ...current, list: LATER, history } }))
   }
 
   /** A fork at m3: the copies of m1 and m2 (new ids, same times and parts), then whatever `later` holds. */

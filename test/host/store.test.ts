@@ -84,7 +84,7 @@ it("a /todo or sidebar edit on a busy list fails with the busy sentence and chan
     lockWaitMs: 50,
   })
   const list = [{ name: "Build", tasks: [{ text: "Write parser", status: "in_progress" as const }] }]
-  await store.update("s", (s) => ({ ...s, list }))
+  await store.update("s", (s) => ({ next: { ...s, list } }))
   await holdLock(store.file("s"))
   const out = await runUserOps(
     store,

@@ -1208,7 +1208,7 @@ describe("the real todo tool (src/server/index.ts) with fuzzed arguments", () =>
         // Start most runs from a list worth acting on.
         let current = (await h.store.read(session)).list
         if (!current.some((p) => p.tasks.length > 0) && seed.length > 0) {
-          await h.store.update(session, (s) => ({ ...s, list: seed }))
+          await h.store.update(session, (s) => ({ next: { ...s, list: seed } }))
           current = seed
         }
         const args = asSent(resolveRefs(rawArgs, current), viaJson)

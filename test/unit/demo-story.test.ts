@@ -71,7 +71,7 @@ async function simulatedStory(): Promise<{ items: StoryItem[]; outputs: string[]
       const outcome = execute(list, call.args)
       const output = formatOutcome(list, outcome)
       if (outcome.ok) list = outcome.list
-      await store.update(SESSION, (current) => ({ ...current, list }))
+      await store.update(SESSION, (current) => ({ next: { ...current, list } }))
       outputs.push(output)
       items.push({ kind: "todo", input: call.args, output, list })
       todoResults++

@@ -10,7 +10,7 @@ import type { Phase, TodoList } from "../../src/core/list/types.ts"
 import { dataDir, todoDir } from "../../src/shared/paths.ts"
 import { type Fs, fileName } from "../../src/store/files.ts"
 import { EMPTY, type Parse, type Snapshot } from "../../src/store/record.ts"
-import { createStore } from "../../src/store/store.ts"
+import { createStore, type Store } from "../../src/store/store.ts"
 import { buildStore, CHILD } from "../fixtures/build-store.ts"
 
 const run = promisify(execFile)
@@ -46,6 +46,18 @@ function open(dir: string, extra: { fs?: Fs; lockWaitMs?: number; staleLockMs?: 
   const warnings: string[] = []
   const store = createStore({ dir, parse, warn: (m) => warnings.push(m), ...extra })
   return { store, warnings }
+}
+
+/**
+ * One update as most tests here make it: `fn` returns the next snapshot (undefined: no change), and the answer
+ * is the snapshot after it.
+ */
+async function write(
+  store: Store,
+  session: string,
+  fn: (s: Snapshot) => Snapshot | undefined,
+): Promise<Snapshot> {
+  return (await store.update(session, (s) => ({ next: fn(s) }))).snapshot
 }
 
 /** An update that appends one task to phase "P". */
@@ -86,7 +98,7 @@ describe("read / update", () => {
   it("round-trips list and edits through the exact on-disk record, creating the folder", async () => {
     const dir = join(await tempDir(), "nested", "todo")
     const { store, warnings } = open(dir)
-    const written = await store.update("s1", (s) => ({
+    const written = await write(store, "s1", (s) => ({
       ...s,
       list: LIST,
       edits: [{ kind: "done", task: "x" }],
@@ -125,12 +137,12 @@ describe("read / update", () => {
     }
     const store = createStore({ dir, parse: counting, warn: () => {} })
     const other = open(dir).store
-    await other.update("s1", (s) => ({ ...s, list: LIST }))
+    await write(other, "s1", (s) => ({ ...s, list: LIST }))
     expect((await store.read("s1")).list).toEqual(LIST)
     const once = parsed
     expect((await store.read("s1")).list).toEqual(LIST)
     expect(parsed).toBe(once)
-    await other.update("s1", append("next"))
+    await write(other, "s1", append("next"))
     expect(texts(await store.read("s1"))).toEqual(["write store", "next"])
     expect(parsed).toBeGreaterThan(once)
   })
@@ -138,33 +150,33 @@ describe("read / update", () => {
   it("bumps the revision on every write and writes nothing when fn returns undefined", async () => {
     const dir = await tempDir()
     const { store } = open(dir)
-    await store.update("s", append("a"))
-    await store.update("s", append("b"))
-    const third = await store.update("s", append("c"))
+    await write(store, "s", append("a"))
+    await write(store, "s", append("b"))
+    const third = await write(store, "s", append("c"))
     expect(third.revision).toBe(3)
     const before = await store.stamp("s")
     const bytes = await readFile(join(dir, "s.json"), "utf8")
-    const same = await store.update("s", () => undefined)
+    const same = await write(store, "s", () => undefined)
     expect(same.revision).toBe(3)
     expect(texts(same)).toEqual(["a", "b", "c"])
     expect(await store.stamp("s")).toBe(before)
     expect(await readFile(join(dir, "s.json"), "utf8")).toBe(bytes)
     // A no-op on a missing record creates nothing.
-    await store.update("fresh", () => undefined)
+    await write(store, "fresh", () => undefined)
     expect(await readdir(dir)).toEqual(["s.json"])
   })
 
   it("never throws: an fn that throws changes nothing, warns once, releases the lock, and keeps working", async () => {
     const dir = await tempDir()
     const { store, warnings } = open(dir)
-    await store.update("s", append("a"))
+    await write(store, "s", append("a"))
     const boom = () => {
       throw new Error("boom")
     }
-    expect(texts(await store.update("s", boom))).toEqual(["a"])
-    expect(texts(await store.update("s", boom))).toEqual(["a"])
+    expect(texts(await write(store, "s", boom))).toEqual(["a"])
+    expect(texts(await write(store, "s", boom))).toEqual(["a"])
     expect(await readdir(dir)).toEqual(["s.json"])
-    expect(texts(await store.update("s", append("b")))).toEqual(["a", "b"])
+    expect(texts(await write(store, "s", append("b")))).toEqual(["a", "b"])
     expect(warnings).toEqual([
       'A change to the todo list of session "s" failed (boom); the list was left as it was.',
     ])
@@ -173,15 +185,107 @@ describe("read / update", () => {
   it("refuses to write a list its own parse would reject, and says so once", async () => {
     const dir = await tempDir()
     const { store, warnings } = open(dir)
-    await store.update("s", append("a"))
+    await write(store, "s", append("a"))
     const bad = (s: Snapshot) => ({ ...s, list: "nope" as unknown as TodoList })
-    expect(texts(await store.update("s", bad))).toEqual(["a"])
-    expect(texts(await store.update("s", bad))).toEqual(["a"])
+    expect(texts(await write(store, "s", bad))).toEqual(["a"])
+    expect(texts(await write(store, "s", bad))).toEqual(["a"])
     expect(texts(await store.read("s"))).toEqual(["a"])
     expect(await readdir(dir)).toEqual(["s.json"])
     expect(warnings).toEqual([
       'Refusing to store an invalid todo list for session "s" (list is not an array of phases); the list was left as it was.',
     ])
+  })
+})
+
+describe("update hands back what its change computed", () => {
+  /** A change that appends `text` and hands back how many times it ran and the list it saw. */
+  function counted(text: string) {
+    const seen: string[][] = []
+    const fn = (s: Snapshot) => {
+      seen.push(texts(s))
+      return { next: append(text)(s), value: { run: seen.length, saw: texts(s) } }
+    }
+    return { fn, seen }
+  }
+
+  it("a change that is written: its value, with the snapshot written; no change: its value, with the list as read", async () => {
+    const dir = await tempDir()
+    const { store } = open(dir)
+    await write(store, "s", append("a"))
+    const { fn, seen } = counted("b")
+    const written = await store.update("s", fn)
+    expect(written.value).toEqual({ run: 1, saw: ["a"] })
+    expect([texts(written.snapshot), written.snapshot.revision]).toEqual([["a", "b"], 2])
+    expect(seen).toHaveLength(1)
+    const looked = await store.update("s", (s) => ({ value: s.list.length }))
+    expect(looked.value).toBe(1)
+    expect([texts(looked.snapshot), looked.snapshot.revision]).toEqual([["a", "b"], 2])
+  })
+
+  it("a write made again (its temporary file swept) hands back the value of the run that was kept", async () => {
+    const dir = await tempDir()
+    await write(open(dir).store, "s", append("first"))
+    let renames = 0
+    const fs: Fs = {
+      ...nodeFs,
+      rename: async (from, to) => {
+        // The first write's temp file is swept before its rename: the store makes the change again.
+        if (String(to) === join(dir, "s.json") && renames++ === 0) await rm(String(from))
+        return nodeFs.rename(from, to)
+      },
+    }
+    const { store } = open(dir, { fs })
+    const { fn, seen } = counted("second")
+    const answer = await store.update("s", fn)
+    expect(seen).toEqual([["first"], ["first"]])
+    expect(answer.value).toEqual({ run: 2, saw: ["first"] })
+    expect(texts(answer.snapshot)).toEqual(["first", "second"])
+  })
+
+  it("a change that throws has none; a list the store refuses keeps its value and changes nothing", async () => {
+    const dir = await tempDir()
+    const { store } = open(dir)
+    await write(store, "s", append("a"))
+    const threw = await store.update("s", () => {
+      throw new Error("boom")
+    })
+    expect([threw.value, texts(threw.snapshot)]).toEqual([undefined, ["a"]])
+    const refused = await store.update("s", (s) => ({
+      next: { ...s, list: "nope" as unknown as TodoList },
+      value: "asked",
+    }))
+    expect([refused.value, texts(refused.snapshot), refused.snapshot.revision]).toEqual(["asked", ["a"], 1])
+  })
+
+  it("a busy answer has no value, and the change never ran", async () => {
+    const dir = await tempDir()
+    await write(open(dir).store, "s", append("on disk"))
+    await writeFile(
+      join(dir, "s.json.lock"),
+      JSON.stringify({ pid: 1, host: "elsewhere", time: Date.now(), token: "x" }),
+    )
+    const { store } = open(dir, { lockWaitMs: 50, staleLockMs: 60_000 })
+    const { fn, seen } = counted("later")
+    const answer = await store.update("s", fn)
+    expect([answer.value, answer.snapshot.busy, texts(answer.snapshot)]).toEqual([
+      undefined,
+      true,
+      ["on disk"],
+    ])
+    expect(seen).toEqual([])
+  })
+
+  it("a session kept in memory hands back the value as well", async () => {
+    const dir = await tempDir()
+    await writeFile(
+      join(dir, "s.json"),
+      JSON.stringify({ version: 3, session: "s", revision: 9, list: LIST, edits: [] }),
+    )
+    const { store } = open(dir)
+    const { fn } = counted("a")
+    const answer = await store.update("s", fn)
+    expect(answer.value).toEqual({ run: 1, saw: [] })
+    expect([texts(answer.snapshot), answer.snapshot.persisted]).toEqual([["a"], false])
   })
 })
 
@@ -225,7 +329,7 @@ describe("atomic write", () => {
     const dir = await tempDir()
     const { fs, log } = logging(dir)
     const { store, warnings } = open(dir, { fs })
-    await store.update("s", append("a"))
+    await write(store, "s", append("a"))
     expect(log).toEqual([
       "open s.json.lock.<tmp> wx",
       "close s.json.lock.<tmp>",
@@ -243,10 +347,10 @@ describe("atomic write", () => {
   it("ignores a folder fsync the platform refuses (EINVAL), but not an I/O error", async () => {
     const dir = await tempDir()
     const refused = open(dir, { fs: logging(dir, "EINVAL").fs })
-    expect((await refused.store.update("s", append("a"))).persisted).toBe(true)
+    expect((await write(refused.store, "s", append("a"))).persisted).toBe(true)
     expect(refused.warnings).toEqual([])
     const broken = open(dir, { fs: logging(dir, "EIO").fs })
-    expect((await broken.store.update("s", append("b"))).persisted).toBe(false)
+    expect((await write(broken.store, "s", append("b"))).persisted).toBe(false)
     expect(broken.warnings).toEqual([
       `Todo storage in ${dir} is not usable (EIO); todo lists are kept in memory only for now. The next change tries the disk again.`,
     ])
@@ -270,13 +374,13 @@ describe("stamp", () => {
     }) as Fs
     const { store } = open(dir, { fs: counting })
     const other = open(dir).store
-    await other.update("s", append("a"))
+    await write(other, "s", append("a"))
     calls.length = 0
     const first = await store.stamp("s")
     expect(calls).toEqual(["stat"])
     expect(first).toMatch(/^\d+:[\d.]+:\d+$/)
     expect(await store.stamp("s")).toBe(first)
-    await other.update("s", (s) => ({
+    await write(other, "s", (s) => ({
       ...s,
       list: [{ name: "P", tasks: [{ text: "b", status: "pending" }] }],
     }))
@@ -304,7 +408,7 @@ describe("corrupt and foreign records", () => {
     expect(warnings).toEqual([
       'Todo session "s": The stored list history is unreadable (no checkpoints); the list was kept, but undo cannot go back before it.',
     ])
-    const next = await store.update("s", append("a"))
+    const next = await write(store, "s", append("a"))
     expect([texts(next), next.revision]).toEqual([["write store", "a"], 5])
     const written = JSON.parse(await readFile(file, "utf8"))
     expect(decodeHistory(written.history, written.list)).toEqual({ history: next.history })
@@ -328,7 +432,7 @@ describe("corrupt and foreign records", () => {
 
     // Second corruption, same store: a new aside, the first kept, no second warning for the same session.
     await writeFile(file, JSON.stringify({ version: 1, session: "s1", revision: 3, list: "bad", edits: [] }))
-    expect(texts(await store.update("s1", append("a")))).toEqual(["a"])
+    expect(texts(await write(store, "s1", append("a")))).toEqual(["a"])
     expect((await store.read("s1")).revision).toBe(1)
     expect(await readFile(`${file}.corrupt-1`, "utf8")).toBe("{ not json")
     expect(JSON.parse(await readFile(`${file}.corrupt-2`, "utf8")).list).toBe("bad")
@@ -354,7 +458,7 @@ describe("corrupt and foreign records", () => {
   it("a record that turns corrupt after a good read keeps the list: moved aside, saved back, warned once", async () => {
     const dir = await tempDir()
     const file = join(dir, "s.json")
-    await open(dir).store.update("s", (s) => ({ ...s, list: LIST }))
+    await write(open(dir).store, "s", (s) => ({ ...s, list: LIST }))
     const { store, warnings } = open(dir)
     const good = await store.read("s")
     await writeFile(file, "garbage from elsewhere")
@@ -374,8 +478,8 @@ describe("corrupt and foreign records", () => {
     const dir = await tempDir()
     const file = join(dir, "s.json")
     const writer = open(dir).store
-    await writer.update("s", append("a"))
-    await writer.update("s", append("b"))
+    await write(writer, "s", append("a"))
+    await write(writer, "s", append("b"))
     const { store, warnings } = open(dir)
     const good = await store.read("s")
     await rm(file)
@@ -396,11 +500,11 @@ describe("corrupt and foreign records", () => {
     const dir = await tempDir()
     const file = join(dir, "s.json")
     const { store, warnings } = open(dir)
-    await store.update("s", append("a"))
+    await write(store, "s", append("a"))
     // Written, never read back: the process's own write is the version it knows.
-    const wrote = await store.update("s", append("b"))
+    const wrote = await write(store, "s", append("b"))
     await writeFile(file, JSON.stringify({ version: 2, session: "s", revision: 7, list: "bad", edits: [] }))
-    const next = await store.update("s", append("c"))
+    const next = await write(store, "s", append("c"))
     expect([texts(next), next.revision]).toEqual([["a", "b", "c"], wrote.revision + 2])
     expect(JSON.parse(await readFile(`${file}.corrupt-1`, "utf8")).list).toBe("bad")
     expect(texts(await open(dir).store.read("s"))).toEqual(["a", "b", "c"])
@@ -411,9 +515,9 @@ describe("corrupt and foreign records", () => {
     const dir = await tempDir()
     const file = join(dir, "s.json")
     const { store } = open(dir)
-    await store.update("s", append("a"))
-    await store.update("s", append("b"))
-    await store.update("s", (s) => ({ ...s, edits: [{ kind: "done", task: "b" }] }))
+    await write(store, "s", append("a"))
+    await write(store, "s", append("b"))
+    await write(store, "s", (s) => ({ ...s, edits: [{ kind: "done", task: "b" }] }))
     const good = await store.read("s")
     expect(good.history!.spans.flatMap((span) => span.e).length).toBeGreaterThan(1)
     await writeFile(file, "{")
@@ -426,7 +530,7 @@ describe("corrupt and foreign records", () => {
   it("a second corruption in the same process saves the list back again, under a new aside name", async () => {
     const dir = await tempDir()
     const file = join(dir, "s.json")
-    await open(dir).store.update("s", (s) => ({ ...s, list: LIST }))
+    await write(open(dir).store, "s", (s) => ({ ...s, list: LIST }))
     const { store, warnings } = open(dir)
     await store.read("s")
     await writeFile(file, "first")
@@ -453,7 +557,7 @@ describe("corrupt and foreign records", () => {
         }) as typeof nodeFs.open,
       },
     })
-    await store.update("s", (s) => ({ ...s, list: LIST }))
+    await write(store, "s", (s) => ({ ...s, list: LIST }))
     await store.read("s")
     await writeFile(file, "garbage")
     disk.failing = true
@@ -463,7 +567,7 @@ describe("corrupt and foreign records", () => {
       `Todo storage in ${dir} is not usable (ENOSPC); todo lists are kept in memory only for now. The next change tries the disk again.`,
     ])
     disk.failing = false
-    const next = await store.update("s", append("later"))
+    const next = await write(store, "s", append("later"))
     expect([texts(next), next.persisted]).toEqual([["write store", "later"], true])
     expect(texts(await open(dir).store.read("s"))).toEqual(["write store", "later"])
   })
@@ -503,7 +607,7 @@ describe("corrupt and foreign records", () => {
     await writeFile(file, text)
     const { store, warnings } = open(dir)
     expect(await store.read("s")).toEqual({ list: [], revision: 0, edits: [], persisted: false })
-    const next = await store.update("s", append("a"))
+    const next = await write(store, "s", append("a"))
     expect([next.revision, next.persisted]).toEqual([1, false])
     expect(texts(await store.read("s"))).toEqual(["a"])
     expect(await store.stamp("s")).toBe("memory:1")
@@ -513,7 +617,7 @@ describe("corrupt and foreign records", () => {
       'The todo list of session "s" was saved by a newer plugin version (record version 3); it is left untouched and this session\'s list is kept in memory only.',
     ])
     // Other sessions are unaffected.
-    expect((await store.update("t", append("b"))).persisted).toBe(true)
+    expect((await write(store, "t", append("b"))).persisted).toBe(true)
   })
 })
 
@@ -562,7 +666,7 @@ describe("session ids never escape the folder", () => {
     const dir = join(root, "a", "b", "todo")
     const { store, warnings } = open(dir)
     const ids = [...hostile, ...plain]
-    await Promise.all(ids.map((id, i) => store.update(id, append(`task ${i}`))))
+    await Promise.all(ids.map((id, i) => write(store, id, append(`task ${i}`))))
     for (const [i, id] of ids.entries()) {
       expect(store.file(id)).toBe(join(dir, fileName(id)))
       expect(texts(await store.read(id))).toEqual([`task ${i}`])
@@ -579,18 +683,18 @@ describe("unusable storage", () => {
   const isRoot = process.getuid?.() === 0
 
   async function expectMemoryMode(dir: string, store: ReturnType<typeof open>["store"], warnings: string[]) {
-    const { history: _history, ...first } = await store.update("s", append("a"))
+    const { history: _history, ...first } = await write(store, "s", append("a"))
     expect(first).toEqual({
       list: [{ name: "P", tasks: [{ text: "a", status: "pending" }] }],
       revision: 1,
       edits: [],
       persisted: false,
     })
-    expect(texts(await store.update("s", append("b")))).toEqual(["a", "b"])
+    expect(texts(await write(store, "s", append("b")))).toEqual(["a", "b"])
     const read = await store.read("s")
     expect([texts(read), read.revision, read.persisted]).toEqual([["a", "b"], 2, false])
     expect(await store.stamp("s")).toBe("memory:2")
-    expect(texts(await store.update("t", append("c")))).toEqual(["c"])
+    expect(texts(await write(store, "t", append("c")))).toEqual(["c"])
     expect(warnings).toHaveLength(1)
     expect(warnings[0]).toMatch(
       new RegExp(
@@ -618,7 +722,7 @@ describe("unusable storage", () => {
 
   it("a read-only file system (injected EROFS): keeps what is on disk, continues in memory", async () => {
     const dir = await tempDir()
-    await open(dir).store.update("s", append("on disk"))
+    await write(open(dir).store, "s", append("on disk"))
     const bytes = await readFile(join(dir, "s.json"), "utf8")
     const readOnly: Fs = {
       ...nodeFs,
@@ -629,7 +733,7 @@ describe("unusable storage", () => {
     }
     const { store, warnings } = open(dir, { fs: readOnly })
     expect(texts(await store.read("s"))).toEqual(["on disk"])
-    const next = await store.update("s", append("later"))
+    const next = await write(store, "s", append("later"))
     expect([texts(next), next.revision, next.persisted]).toEqual([["on disk", "later"], 2, false])
     expect(texts(await store.read("s"))).toEqual(["on disk", "later"])
     expect(await readFile(join(dir, "s.json"), "utf8")).toBe(bytes)
@@ -640,7 +744,7 @@ describe("unusable storage", () => {
 
   it("a full disk at write time (injected ENOSPC): no temp or lock left behind, memory until it works again", async () => {
     const dir = await tempDir()
-    await open(dir).store.update("s", append("on disk"))
+    await write(open(dir).store, "s", append("on disk"))
     const full: Fs = {
       ...nodeFs,
       rename: async () => {
@@ -648,7 +752,7 @@ describe("unusable storage", () => {
       },
     }
     const { store, warnings } = open(dir, { fs: full })
-    const next = await store.update("s", append("later"))
+    const next = await write(store, "s", append("later"))
     expect(texts(next)).toEqual(["on disk", "later"])
     expect(next.persisted).toBe(false)
     expect(await readdir(dir)).toEqual(["s.json"])
@@ -671,14 +775,14 @@ describe("unusable storage", () => {
 
   it("a full disk that is freed again: the next change writes the memory list back, and says so once", async () => {
     const dir = await tempDir()
-    await open(dir).store.update("s", append("on disk"))
+    await write(open(dir).store, "s", append("on disk"))
     const disk = { failing: true }
     const { store, warnings } = open(dir, { fs: failingWrites(disk) })
-    expect((await store.update("s", append("full 1"))).persisted).toBe(false)
-    expect((await store.update("s", append("full 2"))).persisted).toBe(false)
+    expect((await write(store, "s", append("full 1"))).persisted).toBe(false)
+    expect((await write(store, "s", append("full 2"))).persisted).toBe(false)
     expect(texts(await open(dir).store.read("s"))).toEqual(["on disk"])
     disk.failing = false
-    const next = await store.update("s", append("freed"))
+    const next = await write(store, "s", append("freed"))
     expect([texts(next), next.revision, next.persisted]).toEqual([
       ["on disk", "full 1", "full 2", "freed"],
       4,
@@ -694,20 +798,20 @@ describe("unusable storage", () => {
     ])
     // A second outage is reported again.
     disk.failing = true
-    expect((await store.update("s", append("again"))).persisted).toBe(false)
+    expect((await write(store, "s", append("again"))).persisted).toBe(false)
     expect(warnings).toHaveLength(3)
   })
 
   it("a read-only remount that ends: a change made meanwhile by another process wins, and the lost ones are named", async () => {
     const dir = await tempDir()
-    await open(dir).store.update("s", append("on disk"))
+    await write(open(dir).store, "s", append("on disk"))
     const disk = { failing: true }
     const { store, warnings } = open(dir, { fs: failingWrites(disk, "EROFS") })
-    await store.update("s", append("here 1"))
-    await store.update("s", append("here 2"))
-    await open(dir).store.update("s", append("elsewhere"))
+    await write(store, "s", append("here 1"))
+    await write(store, "s", append("here 2"))
+    await write(open(dir).store, "s", append("elsewhere"))
     disk.failing = false
-    const next = await store.update("s", append("after"))
+    const next = await write(store, "s", append("after"))
     expect([texts(next), next.revision, next.persisted]).toEqual([["on disk", "elsewhere", "after"], 3, true])
     expect(texts(await open(dir).store.read("s"))).toEqual(["on disk", "elsewhere", "after"])
     expect(warnings).toEqual([
@@ -720,7 +824,7 @@ describe("unusable storage", () => {
 
   it("a full disk while taking the lock leaves no temporary lock file behind", async () => {
     const dir = await tempDir()
-    await open(dir).store.update("s", append("on disk"))
+    await write(open(dir).store, "s", append("on disk"))
     // The lock's temp file is created, then its write fails: what a full disk does.
     const full: Fs = {
       ...nodeFs,
@@ -737,7 +841,7 @@ describe("unusable storage", () => {
       }) as typeof nodeFs.open,
     }
     const { store, warnings } = open(dir, { fs: full })
-    expect((await store.update("s", append("later"))).persisted).toBe(false)
+    expect((await write(store, "s", append("later"))).persisted).toBe(false)
     expect(await readdir(dir)).toEqual(["s.json"])
     expect(warnings).toHaveLength(1)
   })
@@ -752,7 +856,7 @@ describe("unusable storage", () => {
         throw new Error("sink down")
       },
     })
-    expect(texts(await store.update("s", append("a")))).toEqual(["a"])
+    expect(texts(await write(store, "s", append("a")))).toEqual(["a"])
   })
 })
 
@@ -761,7 +865,7 @@ describe("concurrency in one process", () => {
     const dir = await tempDir()
     const { store, warnings } = open(dir)
     const ids = Array.from({ length: 50 }, (_, i) => `item ${i}`)
-    await Promise.all(ids.map((id) => store.update("s", append(id))))
+    await Promise.all(ids.map((id) => write(store, "s", append(id))))
     const final = await open(dir).store.read("s")
     expect(texts(final).sort()).toEqual([...ids].sort())
     expect(final.revision).toBe(50)
@@ -773,7 +877,7 @@ describe("concurrency in one process", () => {
     const { store, warnings } = open(dir)
     const jobs: Promise<Snapshot>[] = []
     for (let i = 0; i < 50; i++)
-      for (let s = 0; s < 10; s++) jobs.push(store.update(`s${s}`, append(`s${s}-${i}`)))
+      for (let s = 0; s < 10; s++) jobs.push(write(store, `s${s}`, append(`s${s}-${i}`)))
     await Promise.all(jobs)
     for (let s = 0; s < 10; s++) {
       const final = await store.read(`s${s}`)
@@ -790,7 +894,7 @@ describe("concurrency in one process", () => {
     const b = open(dir)
     const jobs: Promise<Snapshot>[] = []
     for (let i = 0; i < 50; i++)
-      jobs.push(a.store.update("s", append(`a${i}`)), b.store.update("s", append(`b${i}`)))
+      jobs.push(write(a.store, "s", append(`a${i}`)), write(b.store, "s", append(`b${i}`)))
     await Promise.all(jobs)
     const final = await a.store.read("s")
     expect(texts(final)).toHaveLength(100)
@@ -818,7 +922,7 @@ describe("the lock file", () => {
     await utimes(join(dir, "t.json.lock.999999997.1-abcdef.tmp"), old, old)
     // Waiting for the fresh lock would end in a timeout, a warning and a list kept in memory only.
     const { store, warnings } = open(dir, { staleLockMs: 60_000 })
-    const next = await store.update("s", append("a"))
+    const next = await write(store, "s", append("a"))
     expect([texts(next), next.persisted]).toEqual([["a"], true])
     expect((await readdir(dir)).sort()).toEqual([
       "s.json",
@@ -838,7 +942,7 @@ describe("the lock file", () => {
 
   it("never breaks the lock of a live process on this host on age alone: busy, nothing changed, no memory", async () => {
     const dir = await tempDir()
-    await open(dir).store.update("s", append("on disk"))
+    await write(open(dir).store, "s", append("on disk"))
     const holder = liveProcess()
     const held = lock(holder.pid!, Date.now() - 10 * 60_000)
     await writeFile(lockOf(dir), held)
@@ -846,7 +950,7 @@ describe("the lock file", () => {
     const old = new Date(Date.now() - 10 * 60_000)
     await utimes(join(dir, `s.json.${holder.pid}.3-abcdef.tmp`), old, old)
     const { store, warnings } = open(dir, { lockWaitMs: 100, staleLockMs: 2000 })
-    const next = await store.update("s", append("later"))
+    const next = await write(store, "s", append("later"))
     expect([texts(next), next.revision, next.persisted, next.busy]).toEqual([["on disk"], 1, true, true])
     expect(await readFile(lockOf(dir), "utf8")).toBe(held)
     expect(await store.stamp("s")).toMatch(/^\d+:/)
@@ -854,7 +958,7 @@ describe("the lock file", () => {
     // Once the holder is gone its lock and temp file go at once, and the next change lands.
     holder.kill("SIGKILL")
     await new Promise((resolve) => holder.once("exit", resolve))
-    const after = await store.update("s", append("later"))
+    const after = await write(store, "s", append("later"))
     expect([texts(after), after.revision, after.persisted, after.busy]).toEqual([
       ["on disk", "later"],
       2,
@@ -875,7 +979,7 @@ describe("the lock file", () => {
     const old = new Date(Date.now() - 10 * 60_000)
     await utimes(join(dir, temp), old, old)
     const { store, warnings } = open(dir)
-    expect((await store.update("s", append("a"))).persisted).toBe(true)
+    expect((await write(store, "s", append("a"))).persisted).toBe(true)
     expect((await readdir(dir)).sort()).toEqual(["s.json", temp])
     expect(warnings).toEqual([])
   })
@@ -896,7 +1000,7 @@ describe("the lock file", () => {
         }),
       )
       const { store, warnings } = open(dir, { lockWaitMs: 60_000 })
-      const next = await store.update("s", append("a"))
+      const next = await write(store, "s", append("a"))
       expect([next.persisted, next.busy]).toEqual([true, undefined])
       expect(await readdir(dir)).toEqual(["s.json"])
       expect(warnings).toEqual([])
@@ -917,9 +1021,9 @@ describe("the lock file", () => {
       },
     }
     const { store, warnings } = open(dir, { fs, lockWaitMs: 60_000 })
-    await store.update("s", append("a"))
+    await write(store, "s", append("a"))
     expect(await readdir(dir)).toContain("s.json.lock")
-    const next = await store.update("s", append("b"))
+    const next = await write(store, "s", append("b"))
     expect([texts(next), next.persisted, next.busy]).toEqual([["a", "b"], true, undefined])
     expect(await readdir(dir)).toEqual(["s.json"])
     expect(warnings).toEqual([])
@@ -940,7 +1044,7 @@ describe("the lock file", () => {
       }) as Fs["readFile"],
     }
     const { store, warnings } = open(dir, { fs, lockWaitMs: 200, staleLockMs: 20 })
-    const next = await store.update("s", append("a"))
+    const next = await write(store, "s", append("a"))
     expect([next.busy, next.persisted]).toEqual([true, true])
     // Backing off between looks: a few dozen reads at most, not one per turn of the event loop.
     expect(lockReads).toBeLessThan(100)
@@ -953,7 +1057,7 @@ describe("the lock file", () => {
     const old = new Date(Date.now() - 10_000)
     await utimes(lockOf(dir), old, old)
     const { store, warnings } = open(dir, { staleLockMs: 2000 })
-    expect((await store.update("s", append("a"))).persisted).toBe(true)
+    expect((await write(store, "s", append("a"))).persisted).toBe(true)
     expect(warnings).toEqual([])
   })
 
@@ -966,7 +1070,7 @@ describe("the lock file", () => {
       void rm(lockOf(dir))
     }, 200)
     const { store, warnings } = open(dir)
-    expect((await store.update("s", append("a"))).persisted).toBe(true)
+    expect((await write(store, "s", append("a"))).persisted).toBe(true)
     expect(released, "the write waited for the holder").toBe(true)
     expect(warnings).toEqual([])
   })
@@ -1016,7 +1120,7 @@ describe("the lock file", () => {
     const holders = churn(dir, 16, clock)
     await holders.started
     const { store, warnings } = open(dir, { lockWaitMs: 300, staleLockMs: 60_000 })
-    expect((await store.update("s", append("a"))).persisted).toBe(true)
+    expect((await write(store, "s", append("a"))).persisted).toBe(true)
     // 16 holders of 50 ms each: 800 ms of the store's time, well past one lockWaitMs.
     expect(holders.state.releasedAt).toBeGreaterThanOrEqual(800)
     expect(warnings).toEqual([])
@@ -1038,7 +1142,7 @@ describe("the lock file", () => {
     }
     const { store, warnings } = open(dir, { fs, lockWaitMs: 300, staleLockMs: 60_000 })
     const from = clock.elapsed()
-    const next = await store.update("s", append("a"))
+    const next = await write(store, "s", append("a"))
     holders.stop()
     expect([texts(next), next.persisted, next.busy]).toEqual([[], true, true])
     // 4 x 300 ms of its own time, counted from its first attempt. Hand-overs keep moving the clock in
@@ -1051,14 +1155,14 @@ describe("the lock file", () => {
 
   it("gives up on another machine's fresh lock after lockWaitMs: busy, nothing changed, no warning, no memory", async () => {
     const dir = await tempDir()
-    await open(dir).store.update("s", append("on disk"))
+    await write(open(dir).store, "s", append("on disk"))
     // Another host's lock: its pid means nothing here, so only age could make it stale.
     const foreign = lock(999_999_999, Date.now(), "elsewhere")
     await writeFile(lockOf(dir), foreign)
     const { store, warnings } = open(dir, { lockWaitMs: 300, staleLockMs: 60_000 })
     const clock = frozenClock()
     const ticker = setInterval(() => clock.tick(10), 5)
-    const next = await store.update("s", append("later"))
+    const next = await write(store, "s", append("later"))
     clearInterval(ticker)
     const waited = clock.elapsed()
     // One holder that never lets go: it gives up after lockWaitMs, not 4 x lockWaitMs.
@@ -1069,20 +1173,20 @@ describe("the lock file", () => {
     expect(warnings).toEqual([])
     // The holder lets go: the next change lands on disk.
     await rm(lockOf(dir))
-    const after = await store.update("s", append("more"))
+    const after = await write(store, "s", append("more"))
     expect([texts(after), after.revision, after.persisted]).toEqual([["on disk", "more"], 2, true])
     expect(texts(await open(dir).store.read("s"))).toEqual(["on disk", "more"])
   })
 
   it("breaks a lock dated ahead of this clock once it has watched it unchanged for staleLockMs", async () => {
     const dir = await tempDir()
-    await open(dir).store.update("s", append("on disk"))
+    await write(open(dir).store, "s", append("on disk"))
     const skewed = lock(999_999_999, Date.now() + 3_600_000, "elsewhere")
     await writeFile(lockOf(dir), skewed)
     const { store, warnings } = open(dir, { lockWaitMs: 1000, staleLockMs: 300 })
     const clock = frozenClock()
     const ticker = setInterval(() => clock.tick(10), 5)
-    const next = await store.update("s", append("later"))
+    const next = await write(store, "s", append("later"))
     clearInterval(ticker)
     expect(clock.elapsed()).toBeGreaterThanOrEqual(300)
     expect([texts(next), next.revision, next.persisted, next.busy]).toEqual([
@@ -1116,7 +1220,7 @@ describe("fenced writes", () => {
 
   it("a holder whose lock was broken and taken meanwhile renames nothing, and makes its change again on the new record", async () => {
     const dir = await tempDir()
-    await open(dir).store.update("s", append("first"))
+    await write(open(dir).store, "s", append("first"))
     const other = open(dir).store
     // While the first holder stalls before its rename, another machine breaks its lock and commits a change.
     let fenceChecks = 0
@@ -1138,7 +1242,7 @@ describe("fenced writes", () => {
       }) as typeof nodeFs.open,
     }
     const { store, warnings } = open(dir, { fs })
-    const next = await store.update("s", append("stalled"))
+    const next = await write(store, "s", append("stalled"))
     expect([texts(next), next.revision, next.persisted, next.busy]).toEqual([
       ["first", "from elsewhere", "stalled"],
       3,
@@ -1153,9 +1257,9 @@ describe("fenced writes", () => {
 
   it("a writer whose temporary file was swept writes again instead of going to memory", async () => {
     const dir = await tempDir()
-    await open(dir).store.update("s", append("first"))
+    await write(open(dir).store, "s", append("first"))
     const { store, warnings } = open(dir, { fs: beforeFirstRename(dir, (temp) => rm(temp)) })
-    const next = await store.update("s", append("second"))
+    const next = await write(store, "s", append("second"))
     expect([texts(next), next.revision, next.persisted]).toEqual([["first", "second"], 2, true])
     expect(texts(await open(dir).store.read("s"))).toEqual(["first", "second"])
     expect(await readdir(dir)).toEqual(["s.json"])

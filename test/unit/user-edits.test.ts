@@ -43,7 +43,7 @@ let store: Store
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), "todo-actions-"))
   store = createStore({ dir: join(dir, "store"), parse: (raw) => parseSnapshot(raw), warn: () => {} })
-  await store.update("s1", (s) => ({ ...s, list: plan }))
+  await store.update("s1", (s) => ({ next: { ...s, list: plan } }))
 })
 
 describe("runUserOps", () => {
@@ -100,7 +100,7 @@ describe("where a user edit sits in the conversation", () => {
   beforeEach(async () => {
     await store.update("s1", (s) => {
       const step = recordCall(historyOf(s), { message: "msg_4", part: "prt_4", callID: "c1" }, newer)
-      return { ...s, list: step.list, history: step.history }
+      return { next: { ...s, list: step.list, history: step.history } }
     })
   })
 
