@@ -57,7 +57,12 @@ export default defineConfig([
   {
     ...shared,
     // rpc: the server<->TUI contract on OpenCode 2 (src/shared/v2-rpc.ts), which the host looks for at "./rpc".
-    entry: { server: "src/server/index.ts", rpc: "src/shared/v2-rpc.ts" },
+    // tool-trial: the tool's texts and one call, for scripts/try-tool.mjs (not in the package).
+    entry: {
+      server: "src/server/index.ts",
+      rpc: "src/shared/v2-rpc.ts",
+      "tool-trial": "src/server/tool-trial.ts",
+    },
     dts: true,
   },
   {

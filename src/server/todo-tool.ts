@@ -55,7 +55,8 @@ interface Ran {
 }
 
 const itemsField = z.array(z.string())
-const phaseSpec = z.object({ phase: z.string(), items: itemsField })
+// Optional, so the schema spends no "required" on them: the core names a missing phase or items itself.
+const phaseSpec = z.object({ phase: z.string().optional(), items: itemsField.optional() })
 
 /**
  * The tool's argument schema, as lean as the model can still use it: it rides on every request.

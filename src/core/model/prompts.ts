@@ -19,8 +19,7 @@ export function isPluginText(text: string): boolean {
 // Rides on every model request: every word here costs characters on every turn, so each op, field and rule is
 // said once (tool-text.test.ts checks it against the README's tool table; the schema names no more).
 export const TOOL_DESCRIPTION = `Phased todo list. Name tasks by exact text, phases by exact name; no ids.
-op: fields
-- init: list:[{phase,items}], the whole plan (replaces the list)
+- init: list:[{phase,items}] (replaces the list)
 - start: task
 - done, drop, block, unblock: task|phase; reason? for drop, block
 - rm: task|phase, or neither to clear the list

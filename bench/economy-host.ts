@@ -1,0 +1,308 @@
+// What the economy benchmarks share: the real host with the built plugin beside the same host with the
+// plugin turned off (the built-in `todowrite`), the scripted model, and how a request body is read: the
+// fixed characters of the todo tool (its entry in `tools`, the skill entry, the host prompt's todo
+// passages) and what a request carries of the tool's calls (arguments, results, notices, and the JSON
+// around them). Needs `npm run build` first (the host loads dist/server.mjs).
+
+import { existsSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { execute } from "../src/core/list/execute.ts"
+import { DEFAULT_LIMITS, type TaskStatus, type TodoList } from "../src/core/list/types.ts"
+import { findPassages } from "../src/core/model/host-prompt.ts"
+import { MARKER } from "../src/core/model/prompts.ts"
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url))
+/** The plugin build the host loads; BENCH_SERVER_ENTRY measures another build (an older commit's, to compare). */
+export const SERVER_ENTRY = process.env.BENCH_SERVER_ENTRY ?? join(ROOT, "dist", "server.mjs")
+export const CLAUDE = "claude-sonnet-4"
+export const MODEL_IDS = ["m", CLAUDE] as const
+export type ModelID = (typeof MODEL_IDS)[number]
+export type Tool = "todo" | "todowrite"
+
+export const n = (value: number) => Math.round(value).toLocaleString("en-US")
+export const pct = (share: number) => `${(share * 100).toFixed(1)}%`
+export const millions = (value: number) => `${(value / 1e6).toFixed(2)} M`
+
+// ---- the plan as todowrite calls ------------------------------------------------------------------
+
+const TODOWRITE_STATUS: Readonly<Record<TaskStatus, string>> = {
+  pending: "pending",
+  in_progress: "in_progress",
+  completed: "completed",
+  abandoned: "cancelled",
+  blocked: "pending",
+}
+
+/** A list as `todowrite` writes it: flat, each task with its status and the default priority; a reason in its text. */
+function todos(list: TodoList) {
+  return list.flatMap((phase) =>
+    phase.tasks.map((task) => ({
+      content: task.blocker
+        ? `${task.text} (${task.status === "blocked" ? "blocked" : "dropped"}: ${task.blocker})`
+        : task.text,
+      status: TODOWRITE_STATUS[task.status],
+      priority: "medium",
+    })),
+  )
+}
+
+/** After each of `calls` (our tool's arguments, run in order), the whole list it leaves, as `todowrite` arguments. */
+export function todowriteCalls(calls: readonly unknown[]): Record<string, unknown>[] {
+  let list: TodoList = []
+  return calls.map((args) => {
+    const outcome = execute(list, args, DEFAULT_LIMITS)
+    if (!outcome.ok) throw new Error(`call ${JSON.stringify(args)} failed: ${outcome.error}`)
+    list = outcome.list
+    return { todos: todos(list) }
+  })
+}
+
+// ---- the host side (untyped helpers shared with the smoke script) ----------------------------------
+
+export interface ToolCall {
+  readonly id: string
+  readonly function: { readonly name: string; readonly arguments: string }
+}
+export interface Message {
+  readonly role: string
+  readonly content?: unknown
+  readonly tool_calls?: readonly ToolCall[]
+  readonly tool_call_id?: string
+}
+interface ToolEntry {
+  readonly function: { readonly name: string; readonly description: string; readonly parameters: unknown }
+}
+export interface Body {
+  readonly model: string
+  readonly messages: readonly Message[]
+  readonly tools?: readonly ToolEntry[]
+}
+export interface Request {
+  readonly kind: string
+  readonly body: Body
+}
+export interface RequestInfo {
+  readonly kind: string
+  readonly turnToolResults: readonly unknown[]
+}
+type Usage = { prompt_tokens: number; completion_tokens: number }
+export type Reply =
+  | { text: string; usage: Usage }
+  | { toolCalls: { name: string; args: unknown }[]; usage: Usage }
+  | undefined
+interface MockModel {
+  readonly url: string
+  readonly requests: readonly Request[]
+  close(): Promise<void>
+}
+interface Api {
+  post(path: string, body: unknown, options?: { timeoutMs?: number }): Promise<{ id: string }>
+}
+interface Host {
+  readonly url: string
+  readonly api: Api
+  readonly dirs: { readonly root: string; readonly project: string }
+  stop(): Promise<unknown>
+}
+interface HostLib {
+  startHost(options: { modelUrl: string; plugins: string[]; bootTimeoutMs: number }): Promise<Host>
+  makeApi(url: string, directory: string): Api
+  makeProjectDir(dir: string): void
+}
+interface MockLib {
+  startMockModel(options: { decide: (body: Body, info: RequestInfo) => Reply }): Promise<MockModel>
+  textOf(content: unknown): string
+}
+
+/**
+ * A small fixed usage: the todowrite history would otherwise cross the mock's context limit and the
+ * host would compact the session halfway.
+ */
+export const USAGE = { prompt_tokens: 1000, completion_tokens: 10 }
+
+// ---- reading what the host sent --------------------------------------------------------------------
+
+/** The skill's entry with the line break that joins it to the list: the characters it adds. */
+const SKILL_ENTRY = /\n[ \t]*<skill>\s*<name>todo-discipline<\/name>[\s\S]*?<\/skill>/
+
+export interface Fixed {
+  description: number
+  parameters: number
+  skill: number
+  passages: number
+  system: string
+  /** The skill entry as sent, to show where its characters go. */
+  skillText: string
+}
+export const fixedTotal = (f: Fixed) => f.description + f.parameters + f.skill + f.passages
+
+/** What one request carries of a tool: its calls' arguments and results, notices, and the JSON around them. */
+export interface Carried {
+  readonly args: number
+  /** Of `args`, the first call's: the plan, laid out whole. */
+  readonly planArgs: number
+  readonly results: number
+  readonly injected: number
+  /** The JSON of the messages around the calls and results (ids, roles, field names), beyond the content. */
+  readonly envelope: number
+  /** Calls of the tool in the request. */
+  readonly calls: number
+}
+export const carriedContent = (c: Carried) => c.args + c.results + c.injected
+
+/** The tool's calls in a request: arguments and (once answered) result lengths, notices, and the JSON around them. */
+export function carriedBy(
+  body: Body,
+  tool: string,
+  textOf: (c: unknown) => string,
+): Carried & { each: { args: number; result: number }[] } {
+  const calls = new Map<string, { args: number; result: number }>()
+  let injected = 0
+  let envelope = 0
+  for (const m of body.messages) {
+    for (const call of m.tool_calls ?? [])
+      if (call.function.name === tool) {
+        calls.set(call.id, { args: call.function.arguments.length, result: 0 })
+        envelope += JSON.stringify(call).length - call.function.arguments.length
+      }
+    const answered = m.role === "tool" && m.tool_call_id ? calls.get(m.tool_call_id) : undefined
+    if (answered) {
+      answered.result = textOf(m.content).length
+      envelope += JSON.stringify(m).length - answered.result
+    }
+    if (m.role === "user") {
+      const text = textOf(m.content)
+      const at = text.indexOf(MARKER)
+      if (at >= 0) injected += text.length - at
+    }
+  }
+  const each = [...calls.values()]
+  return {
+    args: each.reduce((a, c) => a + c.args, 0),
+    planArgs: each[0]?.args ?? 0,
+    results: each.reduce((a, c) => a + c.result, 0),
+    injected,
+    envelope,
+    calls: each.length,
+    each,
+  }
+}
+
+/** Tool calls the model made in this request's history (one assistant message per step, however many calls). */
+export function stepsIn(body: Body): number {
+  return body.messages.filter((m) => m.role === "assistant" && (m.tool_calls?.length ?? 0) > 0).length
+}
+
+// ---- the two hosts -----------------------------------------------------------------------------------
+
+export interface Hosts {
+  readonly model: MockModel
+  readonly mock: MockLib
+  /** The project folder of each side (the todowrite side's turns the plugin off). */
+  readonly projects: Record<Tool, string>
+  /** One prompt in a new session, answered synchronously; returns the main requests it caused. */
+  prompt(tool: Tool, modelID: string, text: string): Promise<Request[]>
+  stop(): Promise<void>
+}
+
+/** Starts the scripted model and one host with the plugin; its second project turns the plugin off. */
+export async function startHosts(decide: (body: Body, info: RequestInfo) => Reply): Promise<Hosts> {
+  if (!existsSync(SERVER_ENTRY))
+    throw new Error("dist/server.mjs is missing: run `npm run build` before the economy benchmarks.")
+  const lib = (await import(new URL("../scripts/lib/host.mjs", import.meta.url).href)) as HostLib
+  const mock = (await import(new URL("../scripts/lib/mock-model.mjs", import.meta.url).href)) as MockLib
+  const model = await mock.startMockModel({ decide })
+  let host: Host | undefined
+  try {
+    host = await lib.startHost({ modelUrl: model.url, plugins: [SERVER_ENTRY], bootTimeoutMs: 120_000 })
+    // The same host without the plugin: a project folder of the same name length whose todo.json
+    // turns it off, so the environment block of the system prompt is as long on both sides.
+    const plain = join(host.dirs.root, "plugoff")
+    lib.makeProjectDir(plain)
+    writeFileSync(join(plain, ".opencode", "todo.json"), JSON.stringify({ enabled: false }))
+    const apis = { todo: host.api, todowrite: lib.makeApi(host.url, plain) }
+    const started = host
+    return {
+      model,
+      mock,
+      projects: { todo: host.dirs.project, todowrite: plain },
+      async prompt(tool, modelID, text) {
+        const from = model.requests.length
+        const session = await apis[tool].post("/session", {})
+        await apis[tool].post(
+          `/session/${session.id}/message`,
+          { parts: [{ type: "text", text }], model: { providerID: "mock", modelID } },
+          { timeoutMs: 900_000 },
+        )
+        return model.requests.slice(from).filter((r) => r.kind === "main" && r.body.model === modelID)
+      },
+      async stop() {
+        await started.stop().catch(() => {})
+        await model.close()
+      },
+    }
+  } catch (error) {
+    await host?.stop().catch(() => {})
+    await model.close()
+    throw error
+  }
+}
+
+/** The fixed characters of each side under each prompt, from the first request of a prompt that says `marker`. */
+export async function measureFixed(
+  hosts: Hosts,
+  marker: string,
+): Promise<Record<Tool, Record<ModelID, Fixed>>> {
+  const out = {} as Record<Tool, Record<ModelID, Fixed>>
+  for (const tool of ["todo", "todowrite"] as const) {
+    out[tool] = {} as Record<ModelID, Fixed>
+    for (const modelID of MODEL_IDS) {
+      const [first] = await hosts.prompt(tool, modelID, `${marker} Say hello.`)
+      if (!first) throw new Error(`${tool}/${modelID}: no main request reached the model`)
+      const entry = first.body.tools?.find((t) => t.function.name === tool)
+      if (!entry) throw new Error(`${tool}/${modelID}: the tool is not in the request`)
+      const system = first.body.messages
+        .filter((m) => m.role === "system")
+        .map((m) => hosts.mock.textOf(m.content))
+        .join("\n")
+      const skillText = SKILL_ENTRY.exec(system)?.[0] ?? ""
+      out[tool][modelID] = {
+        description: entry.function.description.length,
+        parameters: JSON.stringify(entry.function.parameters).length,
+        skill: skillText.length,
+        passages: 0,
+        system,
+        skillText,
+      }
+    }
+  }
+  // The host's todo passages. Without the plugin they are found in the prompt as sent; with it, what the
+  // steering left is the difference of the two prompts once the skill entry is set aside (both sides'
+  // prompts are otherwise the same text).
+  for (const modelID of MODEL_IDS) {
+    const plain = out.todowrite[modelID]
+    plain.passages = findPassages(plain.system, modelID).reduce((a, p) => a + p.chars, 0)
+    const mine = out.todo[modelID]
+    mine.passages = mine.system.length - plain.system.length + plain.passages - mine.skill
+  }
+  return out
+}
+
+export type Cost = Carried & { readonly fixed: number; readonly total: number; readonly withEnvelope: number }
+
+/** The characters of a session whose requests carry `perRequest` each, plus `fixed` each. */
+export function sessionCost(perRequest: readonly Carried[], fixed: number): Cost {
+  const sum = { fixed: 0, args: 0, planArgs: 0, results: 0, injected: 0, envelope: 0, calls: 0 }
+  for (const carried of perRequest) {
+    sum.fixed += fixed
+    sum.args += carried.args
+    sum.planArgs += carried.planArgs
+    sum.results += carried.results
+    sum.injected += carried.injected
+    sum.envelope += carried.envelope
+    sum.calls += carried.calls
+  }
+  const total = sum.fixed + carriedContent(sum)
+  return { ...sum, total, withEnvelope: total + sum.envelope }
+}
