@@ -153,7 +153,7 @@ it("measures the whole-session cost of todo against todowrite on the real host",
     ]
     record("economy-session", [
       {
-        title: "Fixed characters on every request, as the host sends them",
+        title: "Fixed characters on every request, as the host sends them (every session shape)",
         note: `The tool's entry in the request's \`tools\` (its description, and its \`parameters\` as compact JSON), the \`todo-discipline\` entry in the system prompt's skill list (its \`<location>\` is the install path, so its length varies by a few characters), and the host prompt's passages about todo lists: as the host writes them for \`todowrite\`, and what is left of them after the plugin points them at \`todo\`. Under the default prompt (model id \`m\`) and the Claude prompt (\`${CLAUDE}\`). Goals: ours at most ${FIXED_GOALS.default}× todowrite's under the default prompt, at most ${FIXED_GOALS.claude}× under the Claude prompt. The skill entry as sent: \`${skill.trim().replace(/\s+/g, " ")}\` (${skill.length} characters, of which the location ${/<location>(.*?)<\/location>/.exec(skill)?.[1]?.length ?? 0}).`,
         columns: ["part", "todo, default", "todowrite, default", "todo, Claude", "todowrite, Claude"],
         rows: [
@@ -166,7 +166,7 @@ it("measures the whole-session cost of todo against todowrite on the real host",
         ],
       },
       {
-        title: "Characters sent once over the reference session",
+        title: "The reference session: characters sent once",
         note: `The ${REFERENCE_CALLS.length} calls of bench/sessions/reference.ts, made one per request by the scripted model through the real host; each call's arguments and result counted the first time a request carries them. The todowrite side sends, after each of our calls, the whole list that call leaves (flat, each task with its status and priority "medium"; a blocked task pending with its reason in its text; a \`view\` as the unchanged list).`,
         columns: ["", "todo", "todowrite", "share"],
         rows: [
@@ -177,7 +177,7 @@ it("measures the whole-session cost of todo against todowrite on the real host",
         ],
       },
       {
-        title: "Characters paid over a whole session",
+        title: "The reference session: characters paid over a whole session",
         note: `A session of N requests with the ${REFERENCE_CALLS.length} calls spread evenly: call i is made in the reply to request floor(i × N / ${REFERENCE_CALLS.length}), so a request carries the fixed part plus everything the real host sent, after that many calls, for the calls made before it (after the last call, what the host sent with the last request). Goal: todo at most ${pct(GOALS.session200)} of todowrite's at 200 requests.`,
         columns: ["requests", "prompt", "todo", "todowrite", "share", "goal"],
         rows: sessions.map((s) => [
@@ -192,7 +192,7 @@ it("measures the whole-session cost of todo against todowrite on the real host",
         ]),
       },
       {
-        title: "Where the characters of a 200-request session go",
+        title: "The reference session: where the characters of a 200-request session go",
         note: `The session of 200 requests above, by part, under the default prompt. On the todo side, the results of earlier calls go out as a one-line stub once a later todo call succeeded (src/core/model/stale.ts), so "call results" is mostly the newest result in full plus one stub per older call. Arguments always go out as the model wrote them: they are its own record of what it did, and the plan call's are the only copy of the plan in the request once that call's result is a stub.`,
         columns: ["part", "todo", "todowrite", "todo, share of its total"],
         rows: (() => {
