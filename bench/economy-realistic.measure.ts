@@ -28,7 +28,6 @@ import {
   type ModelID,
   measureFixed,
   millions,
-  n,
   pct,
   type Reply,
   type Request,

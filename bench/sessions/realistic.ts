@@ -151,10 +151,7 @@ export const REALISTIC_TODO_CALLS: readonly Call[] = [
 ]
 
 /** The same work as single ops, one `todowrite` after each: the plan, then every op of every update. */
-export const REALISTIC_SINGLE_OPS: readonly Call[] = [
-  REALISTIC_TODO_CALLS[0]!,
-  ...updates().flatMap((ops) => ops),
-]
+export const REALISTIC_SINGLE_OPS: readonly Call[] = [REALISTIC_TODO_CALLS[0]!, ...updates().flat()]
 
 export const REALISTIC_REQUESTS = 200
 export const REALISTIC_SHORT_REQUESTS = 60
