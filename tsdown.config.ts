@@ -57,12 +57,7 @@ export default defineConfig([
   {
     ...shared,
     // rpc: the server<->TUI contract on OpenCode 2 (src/shared/v2-rpc.ts), which the host looks for at "./rpc".
-    // tool-trial: the tool's texts and one call, for scripts/try-tool.mjs (not in the package).
-    entry: {
-      server: "src/server/index.ts",
-      rpc: "src/shared/v2-rpc.ts",
-      "tool-trial": "src/server/tool-trial.ts",
-    },
+    entry: { server: "src/server/index.ts", rpc: "src/shared/v2-rpc.ts" },
     dts: true,
   },
   {
@@ -74,6 +69,13 @@ export default defineConfig([
   {
     ...shared,
     entry: { "text-width": "src/core/list/text-width.ts" },
+    dts: false,
+  },
+  {
+    ...shared,
+    // The tool's texts and one call, for scripts/try-tool.mjs (not in the package); a build of its own, so
+    // the server entry shares no chunk with it.
+    entry: { "tool-trial": "src/server/tool-trial.ts" },
     dts: false,
   },
 ])
