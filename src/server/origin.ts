@@ -1,5 +1,8 @@
 // Where a session with no record starts: asks the host for its messages, and for a fork the candidates for
 // its source and theirs, reads the source's record, and lets the core decide (core/rebuild.ts, core/fork.ts).
+// A source with no record of its own (a fork never prompted) is itself worked out the same way, back along
+// the chain of sources (at most SOURCE_CHAIN_MAX) to one that has a record, before the fork falls back to
+// its own conversation.
 // Runs the first time the server loads a session (and again if its record vanishes), within one time
 // budget: a host slow to answer leaves the list empty, as for any new session, and says so once in the log.
 // Never throws.
@@ -16,7 +19,7 @@ import {
   sourceStateAt,
   sourceTitle,
 } from "../core/history/fork.ts"
-import { type Transcript, transcriptList } from "../core/history/rebuild.ts"
+import { type Transcript, type TranscriptList, transcriptList } from "../core/history/rebuild.ts"
 import { taskCount } from "../core/list/queries.ts"
 import type { Limits } from "../core/list/types.ts"
 import { neutralize, preview } from "../core/list/words.ts"
@@ -30,6 +33,8 @@ import { withinMs } from "./wait.ts"
 export const ORIGIN_BUDGET_MS = 3000
 /** At most this many sessions with the source's title are read: a fork needs one, and each costs a request. */
 export const SOURCE_CANDIDATES_MAX = 5
+/** How far back a chain of forks with no record of their own is walked (each step costs a few requests). */
+export const SOURCE_CHAIN_MAX = 4
 
 export type FindOrigin = (sessionID: string) => Promise<Origin | undefined>
 
@@ -42,6 +47,13 @@ export type SourceAt = (
 ) => SourceState | undefined
 
 const LATE = Symbol("late")
+
+/** Where a session starts, with what decided it (for the log). */
+interface Started {
+  readonly origin: Origin
+  readonly history: TranscriptList
+  readonly match: SourceMatch
+}
 
 export function originFinder(deps: {
   client: Client
@@ -69,53 +81,16 @@ export function originFinder(deps: {
     const ask = <T>(request: () => Promise<{ data?: T } | undefined>) =>
       within(async () => (await request())?.data)
     const label = JSON.stringify(preview(id, 40))
-    const tooSlow = () => {
+    const found = await startOf(id, 0)
+    if (found === LATE) {
       log(
         "warn",
         `The host did not answer within ${budget / 1000} s, so the todo list of session ${label} starts empty.`,
       )
       return undefined
     }
-
-    const raw = await ask(() => client.session.messages({ path: { id } }) as never)
-    if (raw === LATE) return tooSlow()
-    const transcript = decodeTranscript(raw)
-    if (transcript.length === 0) return undefined
-    const history = transcriptList(transcript, limits)
-
-    let match: SourceMatch = { kind: "none" }
-    let source: SourceState | undefined
-    const infoRaw = await ask(() => client.session.get({ path: { id } }) as never)
-    if (infoRaw === LATE) return tooSlow()
-    const info = decodeListedSession(infoRaw)
-    const title = info ? sourceTitle(info.title) : undefined
-    const copied = info?.created === undefined ? 0 : copiedCount(transcript, info.created)
-    if (title !== undefined && copied > 0) {
-      // The host's session search narrows by title; the core picks from what it lists.
-      const listed = await ask(
-        () => client.session.list({ query: { search: title, roots: true, limit: 100 } } as never) as never,
-      )
-      if (listed === LATE) return tooSlow()
-      const sessions = (Array.isArray(listed) ? listed : []).flatMap((raw) => decodeListedSession(raw) ?? [])
-      const firstCopied = transcript[0]!.created!
-      const fork = { id, title, created: info!.created!, firstCopied }
-      const ids = pickCandidates(sessions, fork, SOURCE_CANDIDATES_MAX)
-      const candidates: Candidate[] = []
-      for (const candidate of ids) {
-        const messages = await ask(() => client.session.messages({ path: { id: candidate } }) as never)
-        if (messages === LATE) return tooSlow()
-        candidates.push({ id: candidate, messages: decodeTranscript(messages) as Transcript })
-      }
-      match = matchSource(transcript, copied, candidates)
-      const sourceID = match.kind === "found" ? match.sourceID : undefined
-      const found = candidates.find((c) => c.id === sourceID)
-      const record = found ? await within(() => store.read(found.id)) : undefined
-      if (record === LATE) return tooSlow()
-      if (found && record) source = sourceAt(record, found.messages, transcript, copied)
-    }
-
-    const origin = originOf(history, match, source)
-    if (origin === undefined) return undefined
+    if (found === undefined) return undefined
+    const { origin, history, match } = found
     const tasks = taskCount(origin.list)
     const from =
       origin.from === "source" && match.kind === "found"
@@ -130,6 +105,57 @@ export function originFinder(deps: {
       `The todo list of session ${label} was started ${from}${tasks === 0 ? "" : `: ${tasks} ${tasks === 1 ? "task" : "tasks"}`}${notes}.`,
     )
     return origin
+
+    /** Where session `sid` starts; `depth` sources of record-less forks were walked to reach it. */
+    async function startOf(sid: string, depth: number): Promise<Started | undefined | typeof LATE> {
+      const raw = await ask(() => client.session.messages({ path: { id: sid } }) as never)
+      if (raw === LATE) return LATE
+      const transcript = decodeTranscript(raw)
+      if (transcript.length === 0) return undefined
+      const history = transcriptList(transcript, limits)
+
+      let match: SourceMatch = { kind: "none" }
+      let source: SourceState | undefined
+      const infoRaw = await ask(() => client.session.get({ path: { id: sid } }) as never)
+      if (infoRaw === LATE) return LATE
+      const info = decodeListedSession(infoRaw)
+      const title = info ? sourceTitle(info.title) : undefined
+      const copied = info?.created === undefined ? 0 : copiedCount(transcript, info.created)
+      if (title !== undefined && copied > 0) {
+        // The host's session search narrows by title; the core picks from what it lists.
+        const listed = await ask(
+          () => client.session.list({ query: { search: title, roots: true, limit: 100 } } as never) as never,
+        )
+        if (listed === LATE) return LATE
+        const sessions = (Array.isArray(listed) ? listed : []).flatMap(
+          (raw) => decodeListedSession(raw) ?? [],
+        )
+        const firstCopied = transcript[0]!.created!
+        const fork = { id: sid, title, created: info!.created!, firstCopied }
+        const ids = pickCandidates(sessions, fork, SOURCE_CANDIDATES_MAX)
+        const candidates: Candidate[] = []
+        for (const candidate of ids) {
+          const messages = await ask(() => client.session.messages({ path: { id: candidate } }) as never)
+          if (messages === LATE) return LATE
+          candidates.push({ id: candidate, messages: decodeTranscript(messages) as Transcript })
+        }
+        match = matchSource(transcript, copied, candidates)
+        const sourceID = match.kind === "found" ? match.sourceID : undefined
+        const matched = candidates.find((c) => c.id === sourceID)
+        let record = matched ? await within(() => store.read(matched.id)) : undefined
+        if (record === LATE) return LATE
+        // A source with no record of its own (a fork never prompted) starts where its own source says.
+        if (matched && record?.revision === 0 && depth < SOURCE_CHAIN_MAX) {
+          const upstream = await startOf(matched.id, depth + 1)
+          if (upstream === LATE) return LATE
+          if (upstream?.origin.from === "source")
+            record = { ...record, list: upstream.origin.list, history: upstream.origin.history }
+        }
+        if (matched && record) source = sourceAt(record, matched.messages, transcript, copied)
+      }
+      const origin = originOf(history, match, source)
+      return origin === undefined ? undefined : { origin, history, match }
+    }
   }
 }
 

@@ -302,6 +302,27 @@ describe("a fork", () => {
     expect(h.logs.filter((l) => l.includes('"ses_f2" was started from session "ses_f1"'))).toHaveLength(1)
   })
 
+  it("a chain of forks never prompted: the last walks back through them to the source's record", async () => {
+    const h = await host()
+    await withSource(h)
+    // Fork the source at m3, fork the fork, fork that one; only the last is ever prompted, so the middle ones
+    // have no record. Each fork copies the messages before its fork point, keeping the times written.
+    forkAtM3(h, "ses_f1")
+    const chain = (id: string, title: string, created: number, from: string) => {
+      const copies = h.transcripts.get(from)!.messages as ReturnType<typeof message>[]
+      h.transcripts.set(id, {
+        info: { id, title, time: { created } },
+        messages: copies.map((m, i) => ({ ...m, info: { ...m.info, id: `${id}_c${i}` } })),
+      })
+    }
+    chain("ses_f2", "Fix (fork #2)", 30, "ses_f1")
+    chain("ses_f3", "Fix (fork #3)", 40, "ses_f2")
+    await prompt(h, "ses_f3")
+    // As a fork of the source itself would: the dialog edit made before the fork point is in it.
+    expect((await h.store.read("ses_f3")).list).toEqual(EDITED)
+    expect((await h.store.read("ses_f1")).revision).toBe(0)
+  })
+
   it("a list made only with /todo: no call to match, the title and the copies decide", async () => {
     const h = await host()
     const plain = [message("m1", "user", 10), message("m2", "assistant", 11), message("m3", "user", 12)]
