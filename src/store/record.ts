@@ -7,6 +7,7 @@ import {
   currentList,
   decodeHistory,
   encodeHistory,
+  HISTORY_CAPS,
   historyFrom,
   type ListHistory,
   recordEdit,
@@ -16,6 +17,9 @@ import { isRecord, type Result } from "../core/list/result.ts"
 import type { TodoList } from "../core/list/types.ts"
 
 export const RECORD_VERSION = 2
+
+/** Where the history starts in a record's text: it is written last, on a line of its own. */
+const HISTORY_LINE = '\n  "history": '
 
 export interface Snapshot {
   /** The list in effect: the newest list, or while the session is reverted the list before the revert point. */
@@ -69,14 +73,30 @@ export function encodeRecord(session: string, snap: Snapshot): string {
   }
   const head = JSON.stringify(record, null, 2)
   const history = JSON.stringify(encodeHistory(historyOf(snap)))
-  return `${head.slice(0, -2)},\n  "history": ${history}\n}\n`
+  return `${head.slice(0, -2)},${HISTORY_LINE}${history}\n}\n`
+}
+
+/** The record's fields before its history line, when they read as an object; undefined otherwise. */
+function parseHead(head: string): unknown {
+  try {
+    return JSON.parse(`${head}\n}`)
+  } catch {
+    return undefined
+  }
 }
 
 /** Decodes a record's text; `session` must be the one it names (a record copied to another name is corrupt). */
 export function decodeRecord(text: string, session: string, parse: Parse): Decoded {
   let raw: unknown
+  // A history over its cap is not parsed at all (the list before it is): reading it would stall the host.
+  const cut = text.lastIndexOf(HISTORY_LINE)
+  let overCap = cut > 0 && text[cut - 1] === "," && text.length - cut > HISTORY_CAPS.historyChars
   try {
-    raw = JSON.parse(text)
+    raw = overCap ? parseHead(text.slice(0, cut - 1)) : JSON.parse(text)
+    if (raw === undefined) {
+      overCap = false
+      raw = JSON.parse(text)
+    }
   } catch {
     return { kind: "corrupt", reason: "not valid JSON" }
   }
@@ -94,6 +114,12 @@ export function decodeRecord(text: string, session: string, parse: Parse): Decod
   const parsed = parse(list)
   if (!parsed.ok) return { kind: "corrupt", reason: parsed.error }
   const snap = { list: parsed.value, revision, edits: edits ?? [], persisted: true }
+  if (overCap)
+    return {
+      kind: "ok",
+      snap: { ...snap, history: historyFrom(parsed.value) },
+      warning: `The stored list history is over its cap (${HISTORY_CAPS.historyChars / 1024 / 1024} MB); the list was kept, but undo cannot go back before it.`,
+    }
   // Version 1 had no history, and a version-2 record without one reads the same: the list is all there is.
   if (version === 1 || raw.history === undefined)
     return { kind: "ok", snap: { ...snap, history: historyFrom(parsed.value) } }

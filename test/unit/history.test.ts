@@ -20,6 +20,7 @@ import {
   unrevert,
 } from "../../src/core/history/history.ts"
 import { applyDelta, diffRows, expandId, fromRows, shortenId, toRows } from "../../src/core/history/rows.ts"
+import { walk } from "../../src/core/history/spans.ts"
 import { executeOps } from "../../src/core/list/execute.ts"
 import { DEFAULT_LIMITS, type Op, type TodoList } from "../../src/core/list/types.ts"
 import { encodeRecord } from "../../src/store/record.ts"
@@ -367,12 +368,28 @@ describe("a stored history", () => {
     expect(read.warning).toMatch(/^The stored list history is unreadable \(.+\); the list was kept/)
   })
 
-  it("with checkpoints that do not chain is unreadable", () => {
+  it("with an older checkpoint that does not chain keeps the list in effect: only the newest span is replayed on read", () => {
     const long = historySession(400).history
-    expect(long.spans.length).toBeGreaterThan(1)
+    expect(long.spans.length).toBeGreaterThan(2)
     const raw = JSON.parse(JSON.stringify(encodeHistory(long)))
     raw.spans[1].l = raw.spans[1].l.slice(0, -1)
-    expect(decodeHistory(raw, currentList(long)).warning).toContain("does not end where the next begins")
+    const read = decodeHistory(raw, currentList(long))
+    expect(read.warning).toBeUndefined()
+    expect(currentList(read.history)).toEqual(currentList(long))
+  })
+
+  it("with an older span that does not replay says so when an undo reaches it, and keeps the list in effect", () => {
+    const long = historySession(400).history
+    const raw = JSON.parse(JSON.stringify(encodeHistory(long)))
+    raw.spans[1].e[1][3] = [9999, 1, [], "", []]
+    const read = decodeHistory(raw, currentList(long))
+    expect(read.warning).toBeUndefined()
+    // The point just after the damaged step: a later message than its own.
+    const damaged = [...walk(read.history.spans[1]!)]
+    const after = damaged.find((w) => w.pos.m > damaged[1]!.pos.m)!.pos
+    const far = listAt(read.history, { message: after.m })
+    expect(far.warning).toMatch(/damaged/)
+    expect(far.list).toEqual(currentList(long))
   })
 
   it("that does not end in the stored list takes the stored list as the newest user edit", () => {

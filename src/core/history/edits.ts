@@ -11,6 +11,10 @@ import { checkList } from "../list/queries.ts"
 import { normalize } from "../list/reducers.ts"
 import type { Limits, Op, Phase, Task, TaskStatus, TodoList } from "../list/types.ts"
 import { fromRows, isRow, type Row, sameRows, shortHash, statusCode, statusOf, toRows } from "./rows.ts"
+import { HISTORY_CAPS } from "./spans.ts"
+
+/** The most ops an edit keeps: a /todo verb or a dialog action is one call's worth. */
+const MAX_EDIT_OPS = 50
 
 /**
  * One change of a replacing edit, by name: `s` a task's status (and reason), `+` a task added to a phase
@@ -54,14 +58,19 @@ export function pendingEdit(before: TodoList, after: TodoList, ops?: readonly Op
   return ops !== undefined && ops.length > 0 ? { b, a, o: [...ops] } : { b, a, x: editItems(before, after) }
 }
 
+/** An edit as stored, within the caps a read holds it to (HISTORY_CAPS): a list's rows, a call's ops. */
 export function isPendingEdit(value: unknown): value is PendingEdit {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false
   const v = value as Record<string, unknown>
-  if (typeof v.b !== "string" || !Array.isArray(v.a) || !v.a.every(isRow) || fromRows(v.a) === undefined)
+  if (typeof v.b !== "string" || !Array.isArray(v.a) || v.a.length > HISTORY_CAPS.rows) return false
+  if (!v.a.every(isRow) || fromRows(v.a) === undefined) return false
+  if (v.o !== undefined && !(Array.isArray(v.o) && v.o.length <= MAX_EDIT_OPS)) return false
+  if (v.o !== undefined && !v.o.every((op) => typeof op === "object" && op !== null)) return false
+  if (
+    v.x !== undefined &&
+    !(Array.isArray(v.x) && v.x.length <= 2 * HISTORY_CAPS.rows && v.x.every(isEditItem))
+  )
     return false
-  if (v.o !== undefined && !(Array.isArray(v.o) && v.o.every((op) => typeof op === "object" && op !== null)))
-    return false
-  if (v.x !== undefined && !(Array.isArray(v.x) && v.x.every(isEditItem))) return false
   return (v.o === undefined) !== (v.x === undefined)
 }
 

@@ -26,7 +26,10 @@
 // Cost: recording a change costs the size of the list, whatever the length of the session (the newest
 // span's end is kept beside the history), and so does the list before a point among the last RECENT
 // changes (the common undo). Any other point costs a binary search over the spans and the replay of one
-// span (at most MAX_SPAN_ENTRIES). Reading a stored history checks every span once, so that grows.
+// span (at most MAX_SPAN_ENTRIES entries of at most HISTORY_CAPS.rows rows). Reading a stored history checks
+// every span's form (linear in the record) and replays the newest span only; a span over the caps makes the
+// record's history unreadable (the list is kept), and an older span that does not replay says so when an
+// undo or a fork reaches it.
 
 import { isRecord } from "../list/result.ts"
 import type { Limits, Op, TodoList } from "../list/types.ts"
@@ -39,15 +42,18 @@ import {
   pendingEdit,
   remake,
 } from "./edits.ts"
-import { applyDelta, diffRows, fromRows, sameRows, shortHash, toRows } from "./rows.ts"
+import { applyDelta, diffRows, fromRows, isDelta, sameRows, shortHash, toRows } from "./rows.ts"
 import {
   compare,
   EMPTY_TAIL,
   encodeEntry,
+  HISTORY_CAPS,
   isId,
   isPoint,
   isSpan,
+  isSpanShape,
   MAX_SPAN_ENTRIES,
+  type Meter,
   MIN_SPAN_CHARS,
   type Point,
   type Pos,
@@ -66,8 +72,10 @@ import {
   weight,
 } from "./spans.ts"
 
+// Values are re-exported without `export … from`: the store's child-process build follows imports only.
 export type { DroppedEdit } from "./edits.ts"
-export type { Point }
+export type { Meter, Point }
+export { HISTORY_CAPS }
 
 /**
  * Where a todo tool call happened: its assistant message, its tool part, and the call id the host keeps on
@@ -263,8 +271,12 @@ export function recordEdit(history: ListHistory, edit: UserEdit, list: TodoList)
     if (rev !== undefined) {
       const view = currentList(history)
       if (sameRows(toRows(view), toRows(list))) return stepped(history)
-      const made = pendingEdit(view, list, edit.ops)
-      return stepped({ ...history, rev: { at: rev.at, edits: [...rev.edits, made] }, view: list })
+      // At the cap, the edits made while reverted are kept as their net change, by task (a read refuses more).
+      const edits =
+        rev.edits.length < HISTORY_CAPS.pendingEdits
+          ? [...rev.edits, pendingEdit(view, list, edit.ops)]
+          : [pendingEdit(listAt(history, rev.at).list, list)]
+      return stepped({ ...history, rev: { at: rev.at, edits }, view: list })
     }
     const at: Pos | undefined = isId(edit.after) ? { m: edit.after, k: 2, p: "" } : undefined
     return stepped(append(history, at, "", list))
@@ -370,17 +382,21 @@ export function listForCopy(
 export function stateAtCall(history: ListHistory, callIDs: readonly string[]): CallState | undefined {
   try {
     const wanted = new Map(callIDs.map((id) => [shortHash(id), id] as const))
+    // Positions and hashes first (no replay), then the one span that holds the newest of the calls.
+    let last = -1
+    for (let i = 0; i < history.spans.length; i++)
+      for (const { entry } of walk(history.spans[i]!)) if (entry[2] !== "" && wanted.has(entry[2])) last = i
+    if (last < 0) return undefined
+    const span = history.spans[last]!
+    const rows = [...span.l]
     let found: CallState | undefined
-    for (const span of history.spans) {
-      const rows = [...span.l]
-      for (const { pos, entry } of walk(span)) {
-        const callID = entry[2] === "" ? undefined : wanted.get(entry[2])
-        const before = callID === undefined ? undefined : fromRows(rows)
-        if (!applyDelta(rows, entry[3])) return found
-        if (callID !== undefined && before !== undefined) {
-          const after = fromRows(rows)
-          if (after !== undefined) found = { callID, point: pointOf(pos), before, after }
-        }
+    for (const { pos, entry } of walk(span)) {
+      const callID = entry[2] === "" ? undefined : wanted.get(entry[2])
+      const before = callID === undefined ? undefined : fromRows(rows)
+      if (!isDelta(entry[3]) || !applyDelta(rows, entry[3]) || rows.length > HISTORY_CAPS.rows) return found
+      if (callID !== undefined && before !== undefined) {
+        const after = fromRows(rows)
+        if (after !== undefined) found = { callID, point: pointOf(pos), before, after }
       }
     }
     return found
@@ -523,6 +539,7 @@ export function decodeHistory(
   raw: unknown,
   list: TodoList,
   limits: Limits = DEFAULT_LIMITS,
+  meter?: Meter,
 ): { readonly history: ListHistory; readonly warning?: string } {
   try {
     const problem = (why: string) => ({
@@ -532,11 +549,12 @@ export function decodeHistory(
     if (!isRecord(raw) || raw.v !== 1) return problem("unknown form")
     const spans = raw.spans
     if (!Array.isArray(spans) || spans.length === 0) return problem("no checkpoints")
+    // Every span's form and the order of every position: linear in the record. Only the newest span is
+    // replayed here; the others when an undo or a fork reaches them (replay checks their steps then).
     let previous: Pos | undefined
-    let top: TodoList | undefined
     for (let i = 0; i < spans.length; i++) {
       const span: unknown = spans[i]
-      if (!isSpan(span) || (i > 0 && span.e.length === 0)) return problem(`span ${i + 1} is malformed`)
+      if (!isSpanShape(span) || (i > 0 && span.e.length === 0)) return problem(`span ${i + 1} is malformed`)
       let count = 0
       for (const { pos } of walk(span)) {
         if (previous !== undefined && compare(pos, previous) < 0)
@@ -545,20 +563,25 @@ export function decodeHistory(
         count++
       }
       if (count !== span.e.length) return problem(`span ${i + 1} has a bad id`)
-      const replayed = replay(span)
-      if (replayed.broken) return problem(`span ${i + 1} does not replay`)
-      const next = spans[i + 1] as Span | undefined
-      if (next !== undefined && isSpan(next) && !sameRows(replayed.rows, next.l))
-        return problem(`span ${i + 1} does not end where the next begins`)
-      if (next === undefined) top = fromRows(replayed.rows)
     }
+    const newest = spans[spans.length - 1] as Span
+    if (!isSpan(newest)) return problem(`span ${spans.length} is malformed`)
+    const replayed = replay(newest, undefined, meter)
+    if (replayed.broken) return problem(`span ${spans.length} does not replay`)
+    const top = fromRows(replayed.rows)
     if (top === undefined) return problem("the newest list does not read")
-    const tail = tailOf(spans[spans.length - 1] as Span)
+    const tail = tailOf(newest)
     if (tail === undefined) return problem("the newest span does not replay")
     let history: ListHistory = { v: 1, spans: spans as Span[], top, tail: tail.tail }
     if (raw.rev !== undefined) {
       const rev = raw.rev
-      if (!isRecord(rev) || !isPoint(rev.at) || !Array.isArray(rev.edits) || !rev.edits.every(isPendingEdit))
+      if (
+        !isRecord(rev) ||
+        !isPoint(rev.at) ||
+        !Array.isArray(rev.edits) ||
+        rev.edits.length > HISTORY_CAPS.pendingEdits ||
+        !rev.edits.every(isPendingEdit)
+      )
         return problem("the revert is malformed")
       const at: Point =
         rev.at.part === undefined

@@ -41,6 +41,25 @@ export const MIN_SPAN_CHARS = 2048
 /** A revert to within this many changes of the newest is answered without a replay. */
 export const RECENT = 16
 
+/**
+ * What a stored history may hold, checked when it is read: a record is text from outside (a hand edit, an
+ * older or hostile writer), and a read must not stall the host. With these, a replay walks at most
+ * MAX_SPAN_ENTRIES entries of at most `rows` rows each, and a read replays one span; the record's other spans
+ * are checked for their form (linear in their size) and replayed only when an undo or a fork reaches them.
+ */
+export const HISTORY_CAPS = {
+  /** Rows of one list: the most phases and tasks any configuration stores (200 + 2,000). */
+  rows: 2_200,
+  /** Characters of a message or part id as stored (the host's are about 30). */
+  idChars: 256,
+  /** Characters of a call's hash (shortHash gives at most 7). */
+  callChars: 16,
+  /** Edits made while reverted, waiting for a redo or commit. */
+  pendingEdits: 256,
+  /** The history's JSON in the record, in characters (the list beside it has its own caps). */
+  historyChars: 4 * 1024 * 1024,
+} as const
+
 // ---------------------------------------------------------------------------------------------------------
 // Positions
 
@@ -98,6 +117,7 @@ export function* walk(span: Span): Generator<Walked> {
   let m = ""
   let p = ""
   for (const entry of span.e) {
+    if (!isEntryShape(entry)) return
     const message = expandId(m, entry[0])
     if (message === undefined) return
     m = message
@@ -123,13 +143,27 @@ export interface Replayed {
   readonly broken: boolean
 }
 
-/** The span's rows after every entry strictly before `before` (all entries when absent). */
-export function replay(span: Span, before?: Pos): Replayed {
+/** Counts the rows a replay copies or moves, for the tests that hold replays to linear cost. */
+export interface Meter {
+  steps: number
+}
+
+/**
+ * The span's rows after every entry strictly before `before` (all entries when absent). A span whose form was
+ * not checked when it was read is checked here, entry by entry: a step that is not a delta, or a list over the
+ * caps, breaks the replay. Costs at most (entries + 1) x HISTORY_CAPS.rows row moves.
+ */
+export function replay(span: Span, before?: Pos, meter?: Meter): Replayed {
   const rows = [...span.l]
+  if (meter) meter.steps += rows.length
   let count = 0
+  if (rows.length > HISTORY_CAPS.rows || span.e.length > MAX_SPAN_ENTRIES)
+    return { rows, count, broken: true }
   for (const { pos, entry } of walk(span)) {
     if (before !== undefined && compare(pos, before) >= 0) return { rows, count, broken: false }
-    if (!applyDelta(rows, entry[3])) return { rows, count, broken: true }
+    if (!isDelta(entry[3]) || !applyDelta(rows, entry[3]) || rows.length > HISTORY_CAPS.rows)
+      return { rows, count, broken: true }
+    if (meter) meter.steps += typeof entry[3] === "string" ? 1 : rows.length
     count++
   }
   return { rows, count, broken: count !== span.e.length && before === undefined }
@@ -188,16 +222,35 @@ export function encodeEntry(pos: Pos, m: string, p: string, call: string, delta:
 
 export const weight = (value: unknown) => JSON.stringify(value).length
 
-export function isSpan(value: unknown): value is Span {
-  if (!isRecord(value) || !Array.isArray(value.l) || !Array.isArray(value.e)) return false
-  if (fromRows(value.l) === undefined) return false
-  return value.e.every(
-    (e) =>
-      Array.isArray(e) &&
-      e.length === 4 &&
-      typeof e[0] === "string" &&
-      (typeof e[1] === "string" || e[1] === 0 || e[1] === 1) &&
-      typeof e[2] === "string" &&
-      isDelta(e[3]),
+/** An entry's ids and hash are strings within their caps (its step is checked when it is replayed). */
+function isEntryShape(e: unknown): e is Entry {
+  return (
+    Array.isArray(e) &&
+    e.length === 4 &&
+    typeof e[0] === "string" &&
+    e[0].length <= HISTORY_CAPS.idChars &&
+    ((typeof e[1] === "string" && e[1].length <= HISTORY_CAPS.idChars) || e[1] === 0 || e[1] === 1) &&
+    typeof e[2] === "string" &&
+    e[2].length <= HISTORY_CAPS.callChars
   )
+}
+
+/**
+ * A span's form, cheaply: a checkpoint and entries within the caps, each entry's ids and hash in form. Its
+ * checkpoint's rows and its steps are checked when it is replayed (isSpan checks them all).
+ */
+export function isSpanShape(value: unknown): value is Span {
+  return (
+    isRecord(value) &&
+    Array.isArray(value.l) &&
+    value.l.length <= HISTORY_CAPS.rows &&
+    Array.isArray(value.e) &&
+    value.e.length <= MAX_SPAN_ENTRIES &&
+    value.e.every(isEntryShape)
+  )
+}
+
+export function isSpan(value: unknown): value is Span {
+  if (!isSpanShape(value) || fromRows(value.l) === undefined) return false
+  return value.e.every((e) => isDelta(e[3]))
 }
