@@ -86,7 +86,7 @@ it("holds the worst stall on the largest record the caps allow under 50 ms", asy
   first.transcripts.set(id, { info: { id, title: "restart", time: { created: 1 } }, messages })
   const list = decodeHistory(JSON.parse(JSON.stringify({ v: 1, spans: session.history.spans })), []).history
     .top
-  await first.store.update(id, (current) => ({ ...current, list, history: session.history }))
+  await first.store.update(id, (current) => ({ next: { ...current, list, history: session.history } }))
   const hookTimes: number[] = []
   for (let i = 0; i < (SHORT ? 5 : 15); i++) {
     const h = await startHost({ sharing: first })
