@@ -1,5 +1,5 @@
 // The server's /todo command: parses the arguments (core/command.ts), carries the plan out on the store or in
-// the project folder (actions.ts), and reports what happened for the model turn the host starts after it.
+// the project folder (user-edits.ts, todo-file.ts), and reports what happened for the model turn the host starts after it.
 
 import { COMMAND_USAGE, parseCommand } from "../core/list/command.ts"
 import { renderMarkdown } from "../core/list/markdown.ts"
@@ -7,13 +7,8 @@ import type { Limits, TodoList } from "../core/list/types.ts"
 import { PLUGIN_ID } from "../core/list/words.ts"
 import { formatList } from "../core/model/format.ts"
 import type { CommandReport } from "../core/model/prompts.ts"
-import {
-  type EditAnchor,
-  exportList,
-  readImport,
-  replaceFromMarkdown,
-  runUserOps,
-} from "../shared/user-edits.ts"
+import { exportList, readImport } from "../shared/todo-file.ts"
+import { type EditAnchor, replaceFromMarkdown, runUserOps } from "../shared/user-edits.ts"
 import type { Store } from "../store/store.ts"
 
 export interface CommandContext {

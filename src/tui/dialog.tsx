@@ -24,7 +24,7 @@ import {
   type TaskAction,
   taskActions,
 } from "../core/view/dialog.ts"
-import { exportList, readImport } from "../shared/user-edits.ts"
+import { exportList, readImport } from "../shared/todo-file.ts"
 import { editInEditor } from "./editor.tsx"
 import { applyMarkdown, applyOps, closeDialog, message, safely } from "./edits.ts"
 import { routeSession, type Shell } from "./list-source.ts"

@@ -8,7 +8,8 @@ import { describe, expect, it, vi } from "vitest"
 import { isTodoExport, renderMarkdown } from "../../src/core/list/markdown.ts"
 import { checkList } from "../../src/core/list/queries.ts"
 import { DEFAULT_LIMITS, type Op, type TodoList } from "../../src/core/list/types.ts"
-import { exportList, readImport, resolveProjectPath, runUserOps } from "../../src/shared/user-edits.ts"
+import { exportList, readImport, resolveProjectPath } from "../../src/shared/todo-file.ts"
+import { runUserOps } from "../../src/shared/user-edits.ts"
 import { fileName } from "../../src/store/files.ts"
 import { fakeHosts } from "../fixtures/host.ts"
 
@@ -391,7 +392,7 @@ describe("paths", () => {
     const list = (await h.store.read(session)).list
     const p = h.project
 
-    // src/shared/user-edits.ts directly.
+    // src/shared/todo-file.ts directly.
     expect(resolveProjectPath(p, "docs/plan.md")).toEqual({ ok: true, value: join(p, "docs", "plan.md") })
     expect(resolveProjectPath(p, "./TODO.md")).toEqual({ ok: true, value: join(p, "TODO.md") })
     expect(resolveProjectPath(p, "  ")).toEqual({ ok: true, value: join(p, "TODO.md") })
