@@ -1,5 +1,6 @@
-// The server's /todo command: parses the arguments (core/command.ts), carries the plan out on the store or in
-// the project folder (user-edits.ts, todo-file.ts), and reports what happened for the model turn the host starts after it.
+// The server's /todo command: parses the arguments (core/list/command.ts), carries the plan out on the store
+// or in the project folder (shared/user-edits.ts, shared/todo-file.ts), and reports what happened for the
+// model turn the host starts after it.
 
 import { COMMAND_USAGE, parseCommand } from "../core/list/command.ts"
 import { renderMarkdown } from "../core/list/markdown.ts"

@@ -1,6 +1,6 @@
 // The server plugin's hooks for OpenCode 1.18: registers the `todo` tool (todo-tool.ts), the /todo command
 // and the todo-discipline skill; decodes each hook and event (host-events.ts), steps the core session
-// (server-sessions.ts, core/session.ts) and performs the actions it returns. No decision about when to
+// (sessions.ts, core/session/session.ts) and performs the actions it returns. No decision about when to
 // speak is made here.
 
 import { existsSync } from "node:fs"

@@ -1,5 +1,5 @@
 // Decodes what the OpenCode 1.18 host sends into the core's HostEvent values: bus events, message parts and
-// who a prompt went to; and writes the stale rule's stubs (core/stale.ts) into a request's parts. Host
+// who a prompt went to; and writes the stale rule's stubs (core/model/stale.ts) into a request's parts. Host
 // shapes are read defensively: an event the session step does not use is ignored, one it uses that lacks a
 // field it needs is reported as malformed, and nothing here throws.
 

@@ -1,8 +1,8 @@
 // Where a session with no record starts: asks the host for its messages, and for a fork the candidates for
-// its source and theirs, reads the source's record, and lets the core decide (core/rebuild.ts, core/fork.ts).
-// A source with no record of its own (a fork never prompted) is itself worked out the same way, back along
-// the chain of sources (at most SOURCE_CHAIN_MAX) to one that has a record, before the fork falls back to
-// its own conversation.
+// its source and theirs, reads the source's record, and lets the core decide (core/history/rebuild.ts,
+// core/history/fork.ts). A source with no record of its own (a fork never prompted) is itself worked out the
+// same way, back along the chain of sources (at most SOURCE_CHAIN_MAX) to one that has a record, before the
+// fork falls back to its own conversation.
 // Runs the first time the server loads a session (and again if its record vanishes), within one time
 // budget: a host slow to answer leaves the list empty, as for any new session, and says so once in the log.
 // Never throws.
@@ -38,7 +38,7 @@ export const SOURCE_CHAIN_MAX = 4
 
 export type FindOrigin = (sessionID: string) => Promise<Origin | undefined>
 
-/** What the source's record says at the fork point (see core/fork.ts sourceStateAt); undefined when it cannot say. */
+/** What the source's record says at the fork point (see core/history/fork.ts sourceStateAt); undefined when it cannot say. */
 export type SourceAt = (
   snapshot: Snapshot,
   source: Transcript,

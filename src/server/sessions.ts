@@ -123,7 +123,7 @@ export function trackSessions(deps: {
   config: Config
   agents: AgentRulesSource
   log: Log
-  /** Where a session with no record starts (server-origin.ts); without it, empty. */
+  /** Where a session with no record starts (origin.ts); without it, empty. */
   findOrigin?: FindOrigin
 }): Sessions {
   const { client, store, config, agents, log, findOrigin } = deps

@@ -150,7 +150,7 @@ export function todoTool(deps: {
       return {
         title: outcome.ok ? output.split("\n")[0]!.slice(0, 80) : "todo: error",
         output,
-        // The stale rule (core/stale.ts) reads `ok` (a success supersedes earlier results) and `changed` (an update).
+        // The stale rule (core/model/stale.ts) reads `ok` (a success supersedes earlier results) and `changed` (an update).
         metadata: { ok: outcome.ok, changed, list: s.list, version: CARRIED_LIST_VERSION },
       } as never
     },

@@ -1,5 +1,5 @@
 // Decodes what the OpenCode 1.18 host answers about a whole session (GET /session/:id and its messages) into
-// the core's Transcript values (core/rebuild.ts, core/fork.ts). Host shapes are read defensively: a message
+// the core's Transcript values (core/history/rebuild.ts, core/history/fork.ts). Host shapes are read defensively: a message
 // without an id is left out, a field of the wrong type reads as absent, and nothing here throws.
 
 import type { ListedSession } from "../core/history/fork.ts"

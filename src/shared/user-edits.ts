@@ -25,7 +25,7 @@ export type EditOutcome =
 export type Notify = "record" | "none"
 
 /**
- * Where in the conversation a user edit is made (core/rewind.ts): while the session is reverted, at the
+ * Where in the conversation a user edit is made (core/history/rewind.ts): while the session is reverted, at the
  * revert point (`{kind: "reverted", point}`, the host's `session.revert` as `{message, part?}`); otherwise
  * after the newest message the caller knows of (`{kind: "after", message}`). Undefined: after the newest
  * recorded change.
@@ -108,7 +108,7 @@ export function runUserOps(
 /**
  * Replaces the list with one read from Markdown (editor or import), in the normal form; the diff's
  * lines start with the notes on how the file was read. A parse error, or a file with no tasks that is
- * not our export without `force`, changes nothing (see core/import.ts).
+ * not our export without `force`, changes nothing (see core/list/import.ts).
  */
 export function replaceFromMarkdown(
   store: Store,

@@ -1,6 +1,6 @@
 // The session record as it lies on disk: its JSON form and version, and how a file's text decodes into a
 // snapshot or says why it cannot. Pure: no file system; the store reads and writes the text.
-// Version 2 adds the list's history (core/history.ts) beside the list in effect; a version-1 record reads
+// Version 2 adds the list's history (core/history/history.ts) beside the list in effect; a version-1 record reads
 // as a history whose only state is its list. A history that does not read keeps the list and warns.
 
 import {

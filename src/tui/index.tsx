@@ -1,7 +1,7 @@
 // TUI side of the plugin, the entry the host loads: reads the settings, opens the per-session store the
-// server uses, and wires the parts of the shell: where the list comes from (tui-list.ts), the sidebar
-// block (tui-sidebar.tsx) and the compact line where no sidebar shows (tui-compact.tsx), the /todo
-// dialog (tui-dialog.tsx, tui-editor.tsx, tui-edits.ts) and the commands that open it (tui-commands.ts).
+// server uses, and wires the parts of the shell: where the list comes from (list-source.ts), the sidebar
+// block (sidebar.tsx) and the compact line where no sidebar shows (compact-line.tsx), the /todo
+// dialog (dialog.tsx, editor.tsx, edits.ts) and the commands that open it (commands.ts).
 // Decisions live in src/core; only types come from @opencode-ai/plugin/tui (its value exports throw
 // outside the host); solid-js and @opentui/solid are the host's own copies at run time.
 

@@ -1,6 +1,6 @@
 // `/todo <verb> …` typed in the TUI's prompt, run here instead of the server command: parsed by the core
-// (core/command.ts) and carried out by the dialog's own steps, so it costs no model request. Edits queue a
-// note the server gives the model on its next request (tui-edits.ts); the result is a short toast.
+// (core/list/command.ts) and carried out by the dialog's own steps, so it costs no model request. Edits queue a
+// note the server gives the model on its next request (edits.ts); the result is a short toast.
 
 import { parseCommand, TYPED_HELP, typedError } from "../core/list/command.ts"
 import { copyList, exportToFile, importFromFile, openDialog } from "./dialog.tsx"

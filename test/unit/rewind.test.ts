@@ -1,4 +1,4 @@
-// The host's undo, redo and commit as the session facts follow them (core/rewind.ts): rules one by one, then
+// The host's undo, redo and commit as the session facts follow them (core/history/rewind.ts): rules one by one, then
 // properties over random event orders, the way a loaded host may deliver them.
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"

@@ -8,7 +8,7 @@ import type { TodoList } from "../list/types.ts"
 import { MARKER, quote } from "../list/words.ts"
 import { formatPhases } from "./format.ts"
 
-// The marker lives with the words so the character rule (core/list.ts) can refuse it inside task text.
+// The marker lives with the words so the character rule (core/list/queries.ts) can refuse it inside task text.
 export { MARKER }
 
 /** True when the text is one of ours (it starts with the marker, leading whitespace ignored). */

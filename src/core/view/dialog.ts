@@ -288,7 +288,7 @@ export type ImportDecision =
   | { readonly kind: "confirm"; readonly confirm: Confirmation }
 
 /**
- * What the dialog's Import does with the file at `path`, as core/import.ts read it (`incoming`):
+ * What the dialog's Import does with the file at `path`, as core/list/import.ts read it (`incoming`):
  * - a file that cannot be imported changes nothing, and the toast says why;
  * - importing into a list with no tasks applies at once: there is nothing to lose;
  * - the same list changes nothing;
