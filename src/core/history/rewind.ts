@@ -1,8 +1,9 @@
 // What the host's undo and redo mean for one session as this process hears of them: the revert in progress
 // (no reminder then), where a change is anchored in the conversation, and when to look again. Pure:
-// (facts, event) -> { facts, action }. The session step (core/session/session.ts) calls it. A revert, unrevert or commit
-// action only says when: the server then works the list out from the record and the host's facts now
-// (effect.ts), so a process that missed events (a restart, another window) still shows the right list.
+// (facts, event) -> { facts, action }. The session step (core/session/session.ts) calls it. A revert,
+// unrevert or commit action only says when: the server then works the list out from the record and the
+// host's facts now (effect.ts), so a process that missed events (a restart, another window) still shows
+// the right list.
 
 /*
  * The host (1.18) reverts in three moves, and the plugin follows each at once:
