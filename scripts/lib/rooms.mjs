@@ -5,7 +5,8 @@
 //
 //   list       the list itself: types, parse, reducers, execute, diff, markdown, words, text width, the
 //              list a part carries
-//   history    the list's history in the conversation: rows, spans, edits, rewind, fork, rebuild
+//   history    the list's history in the conversation: rows, spans, edits, rewind, the list in effect,
+//              fork, rebuild
 //   config.ts  the rule table of settings (it reads only list)
 //   model      what the model reads: format, prompts, stale results, the host's prompt
 //   session    a session's step: the tracker, questions, permission, toasts
