@@ -92,7 +92,7 @@ export interface Sessions {
   update<T>(s: Tracked, fn: (current: Snapshot) => Computed<T>): Promise<Updated<T>>
   /** The /todo command left `after` in effect (it was `before`): the session takes it and the core hears of it. */
   commandRan(s: Tracked, before: TodoList, after: TodoList): Promise<readonly SessionAction[]>
-  /** Steps the session's stubs of stale results over the request's messages (core/stale.ts), and returns them. */
+  /** Steps the session's stubs of stale results over the request's messages (core/model/stale.ts), and returns them. */
   stubs(s: Tracked, history: History): StubState
   /** Picks up the stored list and another process's changes (and the user-edit notes they left). */
   syncFromStore(s: Tracked): Promise<void>
