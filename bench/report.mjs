@@ -6,7 +6,16 @@ import { arch, cpus, platform } from "node:os"
 import { join } from "node:path"
 
 const dir = join(process.cwd(), ".tmp", "bench")
-const order = ["core", "economy", "economy-session", "economy-realistic", "hooks", "history", "host"]
+const order = [
+  "core",
+  "economy",
+  "economy-session",
+  "economy-realistic",
+  "hooks",
+  "history",
+  "history-caps",
+  "host",
+]
 const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".json")) : []
 const suites = files
   .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")))

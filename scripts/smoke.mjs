@@ -13,6 +13,7 @@ import { proveSteering } from "./lib/prompt-steering.mjs"
 import { createReport } from "./lib/report.mjs"
 import { decide, PLAN, scenarioOf, TASKS } from "./lib/scenarios.mjs"
 import { proveCorrupt } from "./lib/smoke-corrupt.mjs"
+import { proveHostFacts } from "./lib/smoke-facts.mjs"
 import { forkScenarios, proveFork, proveImport } from "./lib/smoke-fork.mjs"
 import {
   AGENTS,
@@ -359,6 +360,11 @@ try {
 
   console.log("10b. export and import")
   await proveImport({ host, boot, model, check, quiet, ...forked })
+
+  // 11. The list follows the host's facts: a restart between undo and redo, two servers on one data
+  // folder, a chain of forks never prompted.
+  console.log("11. restart, two servers, fork chain")
+  await proveHostFacts({ boot, model, kit, check, need })
 } catch (error) {
   report.error(`smoke stopped: ${error instanceof Error ? error.stack : error}`)
 } finally {
