@@ -5,41 +5,12 @@
 // from the host at run time. A last output, dist/text-width.mjs, is for this repository's scripts
 // (scripts/lib/tui.mjs reads the terminal with the core's text width, not a copy): no package export,
 // and package.json's `files` leaves it out of the package.
-// @ts-expect-error: no types installed for babel
-import { transformAsync } from "@babel/core"
-// @ts-expect-error: no types installed for babel
-import presetTypescript from "@babel/preset-typescript"
-// @ts-expect-error: no types installed for babel
-import presetSolid from "babel-preset-solid"
 import { defineConfig, type Rolldown } from "tsdown"
+import { solidUniversal } from "./scripts/lib/solid-universal.ts"
 
 // Imports the host resolves to its own copies (one Solid runtime, one renderer) or that carry
 // types only. Bundling any of them would give the plugin a second, disconnected Solid instance.
 const hostProvided = [/^solid-js(\/|$)/, /^@opentui\//, /^@opencode-ai\/plugin(\/|$)/]
-
-/** Runs Solid's universal JSX transform (target @opentui/solid) on our own .tsx files. */
-function solidUniversal(): Rolldown.Plugin {
-  return {
-    name: "opencode-todo:solid-universal",
-    transform: {
-      filter: { id: { include: /\.tsx$/, exclude: /[/\\]node_modules[/\\]/ } },
-      async handler(code, id) {
-        const out = await transformAsync(code, {
-          filename: id,
-          babelrc: false,
-          configFile: false,
-          sourceMaps: true,
-          presets: [
-            [presetSolid, { generate: "universal", moduleName: "@opentui/solid" }],
-            [presetTypescript, { isTSX: true, allExtensions: true, onlyRemoveTypeImports: false }],
-          ],
-        })
-        if (!out?.code) throw new Error(`Solid transform produced no code for ${id}`)
-        return { code: out.code, map: out.map ?? null, moduleType: "js" }
-      },
-    },
-  }
-}
 
 const shared = {
   format: "esm",
@@ -64,7 +35,7 @@ export default defineConfig([
     ...shared,
     entry: { tui: "src/tui/index.tsx" },
     dts: false,
-    plugins: [solidUniversal()],
+    plugins: [solidUniversal() as Rolldown.Plugin],
   },
   {
     ...shared,

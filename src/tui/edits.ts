@@ -15,7 +15,7 @@ export function message(error: unknown): string {
 
 export function closeDialog(shell: Shell): void {
   try {
-    shell.api.ui.dialog.clear()
+    shell.host.dialog.clear()
   } catch {
     // Already closed.
   }

@@ -1,31 +1,13 @@
 // The sidebar block: the core's painted lines (src/core/view/sidebar.ts sidebarModel) for the session,
-// coloured from the theme. Its mounts tell the compact line whether the sidebar is on screen.
+// coloured from the host's theme. Its mounts tell the compact line whether the sidebar is on screen.
 
-import type { TuiPluginApi } from "@opencode-ai/plugin/tui"
 import { createEffect, createMemo, For, on, onCleanup, onMount, Show } from "solid-js"
-import { SIDEBAR_WIDTH, type SidebarLine, sidebarModel, type Tone } from "../core/view/sidebar.ts"
+import { SIDEBAR_WIDTH, type SidebarLine, sidebarModel } from "../core/view/sidebar.ts"
+import type { TuiHost } from "./host.ts"
 import type { ListSource } from "./list-source.ts"
 
-export function toneColor(api: TuiPluginApi, tone: Tone) {
-  const theme = api.theme.current
-  switch (tone) {
-    case "title":
-    case "text":
-      return theme.text
-    case "in_progress":
-      return theme.warning
-    case "blocked":
-    case "error":
-      return theme.error
-    case "completed":
-      return theme.success
-    default:
-      return theme.textMuted
-  }
-}
-
 export function SidebarBlock(props: {
-  api: TuiPluginApi
+  host: TuiHost
   source: ListSource
   rows: number
   sessionID: string
@@ -57,7 +39,7 @@ export function SidebarBlock(props: {
               <text wrapMode="none">
                 <For each={line.segments}>
                   {(segment) => (
-                    <span style={{ fg: toneColor(props.api, segment.tone), bold: segment.tone === "title" }}>
+                    <span style={{ fg: props.host.color(segment.tone), bold: segment.tone === "title" }}>
                       {segment.text}
                     </span>
                   )}

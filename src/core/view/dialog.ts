@@ -2,7 +2,7 @@
 // first, then the tasks grouped by phase, each row fitted to the dialog), the actions that make sense
 // for each task and the op each one runs, the confirmations and toast texts, and the rules that decide
 // whether an editor save or an import applies, asks first, or changes nothing.
-// Pure: the shell (src/tui/dialog.tsx, src/tui/editor.tsx) shows these and carries the choices out.
+// Pure: the shell (src/tui/dialog.ts, src/tui/editor.ts) shows these and carries the choices out.
 
 import type { ImportOutcome } from "../list/import.ts"
 import { counts, countTasks, taskCount } from "../list/queries.ts"

@@ -21,7 +21,7 @@ function runEditor(shell: Shell, text: string): Result<string> {
   const file = join(folder, "TODO.md")
   try {
     writeFileSync(file, text)
-    const renderer = shell.api.renderer
+    const renderer = shell.host.renderer
     renderer.suspend()
     let result: ReturnType<typeof spawnSync>
     try {
@@ -55,7 +55,7 @@ export async function editInEditor(
   session: string,
   draft?: { readonly text: string; readonly opened: TodoList },
 ): Promise<void> {
-  const { api, source, toast } = shell
+  const { host, source, toast } = shell
   closeDialog(shell)
   const problem = source.editProblem()
   if (problem) return toast("error", problem)
@@ -69,31 +69,26 @@ export async function editInEditor(
   switch (decision.kind) {
     case "reopen":
       toast(decision.toast.variant, decision.toast.message)
-      api.ui.dialog.replace(() => (
-        <api.ui.DialogConfirm
-          title={decision.confirm.title}
-          message={decision.confirm.message}
-          onConfirm={() => safely(shell, editInEditor(shell, session, { text: edited.value, opened }))}
-          onCancel={() => closeDialog(shell)}
-        />
-      ))
+      host.dialog.confirm({
+        title: decision.confirm.title,
+        message: decision.confirm.message,
+        onConfirm: () => safely(shell, editInEditor(shell, session, { text: edited.value, opened })),
+        onCancel: () => closeDialog(shell),
+      })
       return
     case "unchanged":
       return toast(decision.toast.variant, decision.toast.message)
     case "confirm":
-      api.ui.dialog.replace(() => (
-        <api.ui.DialogConfirm
-          title={decision.confirm.title}
-          message={decision.confirm.message}
-          onConfirm={() =>
-            safely(shell, applyMarkdown(shell, session, edited.value, REPLACE_HEADLINES.editOverOther))
-          }
-          onCancel={() => {
-            closeDialog(shell)
-            toast("info", CANCELLED.edit)
-          }}
-        />
-      ))
+      host.dialog.confirm({
+        title: decision.confirm.title,
+        message: decision.confirm.message,
+        onConfirm: () =>
+          safely(shell, applyMarkdown(shell, session, edited.value, REPLACE_HEADLINES.editOverOther)),
+        onCancel: () => {
+          closeDialog(shell)
+          toast("info", CANCELLED.edit)
+        },
+      })
       return
     case "save":
       return applyMarkdown(shell, session, edited.value, decision.headline)

@@ -1,6 +1,6 @@
 // The /todo dialog: the main menu (list actions, then the tasks by phase), a task's actions, Append,
 // Copy, Export and Import. What each screen shows and says comes from src/core/view/dialog.ts; this
-// file puts it on screen and carries the choice out.
+// file puts it on screen through the host's dialog port (host.ts) and carries the choice out.
 
 import { importMarkdown } from "../core/list/import.ts"
 import { renderMarkdown } from "../core/list/markdown.ts"
@@ -25,32 +25,29 @@ import {
   taskActions,
 } from "../core/view/dialog.ts"
 import { exportList, readImport } from "../shared/todo-file.ts"
-import { editInEditor } from "./editor.tsx"
+import { editInEditor } from "./editor.ts"
 import { applyMarkdown, applyOps, closeDialog, message, safely } from "./edits.ts"
-import { routeSession, type Shell } from "./list-source.ts"
+import type { Shell } from "./list-source.ts"
 
 export function openDialog(shell: Shell): void {
   openMain(shell).catch((error) => shell.toast("error", message(error)))
 }
 
 async function openMain(shell: Shell): Promise<void> {
-  const { api, source } = shell
-  const session = routeSession(shell.api)
+  const { host, source } = shell
+  const session = host.session()
   if (!session) return shell.toast("info", "Open a session first: each session has its own todo list.")
   const list = await source.read(session)
   source.refresh(session, list)
-  api.ui.dialog.replace(() => (
-    <api.ui.DialogSelect<MainChoice>
-      title={mainTitle(list)}
-      placeholder={list.length > 0 ? "Type to find a task" : "The list is empty"}
-      options={mainOptions(list)}
-      onSelect={(option) => {
-        const choice = option.value
-        if (choice.kind === "task") safely(shell, openTask(shell, session, choice.text))
-        else safely(shell, runMenu(shell, session, choice.item))
-      }}
-    />
-  ))
+  host.dialog.select<MainChoice>({
+    title: mainTitle(list),
+    placeholder: list.length > 0 ? "Type to find a task" : "The list is empty",
+    options: mainOptions(list),
+    onSelect: (choice) => {
+      if (choice.kind === "task") safely(shell, openTask(shell, session, choice.text))
+      else safely(shell, runMenu(shell, session, choice.item))
+    },
+  })
 }
 
 function runMenu(shell: Shell, session: string, item: MenuItem): Promise<void> | void {
@@ -69,21 +66,18 @@ function runMenu(shell: Shell, session: string, item: MenuItem): Promise<void> |
 }
 
 async function openTask(shell: Shell, session: string, text: string): Promise<void> {
-  const { api } = shell
   const found = findTask(await shell.source.read(session), text)
   if (!found) {
     shell.toast("warning", `"${preview(text)}" is no longer in the list.`)
     return openMain(shell)
   }
   const { status, blocker } = found.task
-  api.ui.dialog.replace(() => (
-    <api.ui.DialogSelect<TaskAction>
-      title={preview(text, 48)}
-      placeholder="Choose an action"
-      options={taskActions(status).map((entry) => ({ title: entry.title, value: entry.action }))}
-      onSelect={(option) => safely(shell, runTaskAction(shell, session, text, option.value, blocker))}
-    />
-  ))
+  shell.host.dialog.select<TaskAction>({
+    title: preview(text, 48),
+    placeholder: "Choose an action",
+    options: taskActions(status).map((entry) => ({ title: entry.title, value: entry.action })),
+    onSelect: (action) => safely(shell, runTaskAction(shell, session, text, action, blocker)),
+  })
 }
 
 async function runTaskAction(
@@ -93,71 +87,61 @@ async function runTaskAction(
   action: TaskAction,
   blocker: string | undefined,
 ): Promise<void> {
-  const { api } = shell
+  const { dialog } = shell.host
   if (action === "block") {
-    api.ui.dialog.replace(() => (
-      <api.ui.DialogPrompt
-        title={blockPrompt(text)}
-        placeholder="Reason (optional)"
-        value={blocker ?? ""}
-        onConfirm={(reason) => safely(shell, applyOps(shell, session, [actionOp("block", text, reason)]))}
-        onCancel={() => closeDialog(shell)}
-      />
-    ))
+    dialog.prompt({
+      title: blockPrompt(text),
+      placeholder: "Reason (optional)",
+      value: blocker ?? "",
+      onConfirm: (reason) => safely(shell, applyOps(shell, session, [actionOp("block", text, reason)])),
+      onCancel: () => closeDialog(shell),
+    })
     return
   }
   if (action === "rename") {
-    api.ui.dialog.replace(() => (
-      <api.ui.DialogPrompt
-        title={renamePrompt(text)}
-        placeholder="The new text"
-        value={text}
-        onConfirm={(to) => {
-          if (to.trim() && to.trim() !== text)
-            return safely(shell, applyOps(shell, session, [actionOp("rename", text, to)]))
-          closeDialog(shell)
-        }}
-        onCancel={() => closeDialog(shell)}
-      />
-    ))
+    dialog.prompt({
+      title: renamePrompt(text),
+      placeholder: "The new text",
+      value: text,
+      onConfirm: (to) => {
+        if (to.trim() && to.trim() !== text)
+          return safely(shell, applyOps(shell, session, [actionOp("rename", text, to)]))
+        closeDialog(shell)
+      },
+      onCancel: () => closeDialog(shell),
+    })
     return
   }
   if (action === "rm") {
     const confirm = removeConfirmation(text)
-    api.ui.dialog.replace(() => (
-      <api.ui.DialogConfirm
-        title={confirm.title}
-        message={confirm.message}
-        onConfirm={() => safely(shell, applyOps(shell, session, [actionOp("rm", text)]))}
-        onCancel={() => closeDialog(shell)}
-      />
-    ))
+    dialog.confirm({
+      title: confirm.title,
+      message: confirm.message,
+      onConfirm: () => safely(shell, applyOps(shell, session, [actionOp("rm", text)])),
+      onCancel: () => closeDialog(shell),
+    })
     return
   }
   await applyOps(shell, session, [actionOp(action, text)])
 }
 
 function openAppend(shell: Shell, session: string): void {
-  const { api } = shell
-  api.ui.dialog.replace(() => (
-    <api.ui.DialogPrompt
-      title="Append a task"
-      placeholder="What needs doing?"
-      onConfirm={(value) => {
-        const text = value.trim()
-        if (text) return safely(shell, choosePhase(shell, session, text))
-        closeDialog(shell)
-        shell.toast("warning", "No task text given; nothing was added.")
-      }}
-      onCancel={() => closeDialog(shell)}
-    />
-  ))
+  shell.host.dialog.prompt({
+    title: "Append a task",
+    placeholder: "What needs doing?",
+    onConfirm: (value) => {
+      const text = value.trim()
+      if (text) return safely(shell, choosePhase(shell, session, text))
+      closeDialog(shell)
+      shell.toast("warning", "No task text given; nothing was added.")
+    },
+    onCancel: () => closeDialog(shell),
+  })
 }
 
 type PhaseChoice = { readonly kind: "phase"; readonly name: string } | { readonly kind: "new" }
 
 async function choosePhase(shell: Shell, session: string, text: string): Promise<void> {
-  const { api } = shell
   const list = await shell.source.read(session)
   const current = appendPhase(list)
   if (list.length === 0) return promptPhase(shell, session, text, current)
@@ -168,36 +152,30 @@ async function choosePhase(shell: Shell, session: string, text: string): Promise
     })),
     { title: "New phase…", value: { kind: "new" } },
   ]
-  api.ui.dialog.replace(() => (
-    <api.ui.DialogSelect<PhaseChoice>
-      title={`Phase for "${preview(text, 30)}"`}
-      options={options}
-      current={options.find((o) => o.value.kind === "phase" && o.value.name === current)?.value}
-      onSelect={(option) => {
-        const choice = option.value
-        if (choice.kind === "new") promptPhase(shell, session, text, "")
-        else safely(shell, appendTask(shell, session, choice.name, text))
-      }}
-    />
-  ))
+  shell.host.dialog.select<PhaseChoice>({
+    title: `Phase for "${preview(text, 30)}"`,
+    options,
+    current: options.find((o) => o.value.kind === "phase" && o.value.name === current)?.value,
+    onSelect: (choice) => {
+      if (choice.kind === "new") promptPhase(shell, session, text, "")
+      else safely(shell, appendTask(shell, session, choice.name, text))
+    },
+  })
 }
 
 function promptPhase(shell: Shell, session: string, text: string, suggested: string): void {
-  const { api } = shell
-  api.ui.dialog.replace(() => (
-    <api.ui.DialogPrompt
-      title="New phase name"
-      placeholder="e.g. Tests"
-      value={suggested}
-      onConfirm={(value) => {
-        const phase = value.trim()
-        if (phase) return safely(shell, appendTask(shell, session, phase, text))
-        closeDialog(shell)
-        shell.toast("warning", "No phase name given; nothing was added.")
-      }}
-      onCancel={() => closeDialog(shell)}
-    />
-  ))
+  shell.host.dialog.prompt({
+    title: "New phase name",
+    placeholder: "e.g. Tests",
+    value: suggested,
+    onConfirm: (value) => {
+      const phase = value.trim()
+      if (phase) return safely(shell, appendTask(shell, session, phase, text))
+      closeDialog(shell)
+      shell.toast("warning", "No phase name given; nothing was added.")
+    },
+    onCancel: () => closeDialog(shell),
+  })
 }
 
 function appendTask(shell: Shell, session: string, phase: string, text: string): Promise<void> {
@@ -205,19 +183,19 @@ function appendTask(shell: Shell, session: string, phase: string, text: string):
 }
 
 function showMarkdown(shell: Shell, markdown: string): void {
-  const { api } = shell
-  api.ui.dialog.replace(() => (
-    <api.ui.DialogAlert title={MARKDOWN_VIEW_TITLE} message={markdown} onConfirm={() => closeDialog(shell)} />
-  ))
+  shell.host.dialog.alert({
+    title: MARKDOWN_VIEW_TITLE,
+    message: markdown,
+    onConfirm: () => closeDialog(shell),
+  })
 }
 
 export async function copyList(shell: Shell, session: string): Promise<void> {
-  const { api } = shell
   closeDialog(shell)
   const list = await shell.source.read(session)
   if (list.length === 0) return shell.toast("info", "The list is empty; nothing to copy.")
   const markdown = renderMarkdown(list)
-  const renderer = api.renderer as { copyToClipboardOSC52?: (text: string) => boolean }
+  const renderer = shell.host.renderer as { copyToClipboardOSC52?: (text: string) => boolean }
   let sent = false
   try {
     sent = typeof renderer.copyToClipboardOSC52 === "function" && renderer.copyToClipboardOSC52(markdown)
@@ -226,15 +204,13 @@ export async function copyList(shell: Shell, session: string): Promise<void> {
   }
   if (!sent) return showMarkdown(shell, markdown)
   const confirm = copyConfirmation(list)
-  api.ui.dialog.replace(() => (
-    <api.ui.DialogConfirm
-      title={confirm.title}
-      message={confirm.message}
-      // The confirm dialog clears the dialog stack after this returns: show the view after that.
-      onConfirm={() => setTimeout(() => showMarkdown(shell, markdown), 0)}
-      onCancel={() => closeDialog(shell)}
-    />
-  ))
+  shell.host.dialog.confirm({
+    title: confirm.title,
+    message: confirm.message,
+    // The confirm dialog clears the dialog stack after this returns: show the view after that.
+    onConfirm: () => setTimeout(() => showMarkdown(shell, markdown), 0),
+    onCancel: () => closeDialog(shell),
+  })
 }
 
 /** Writes TODO.md (or `path`), asking before it overwrites a file that is not ours unless `force`. */
@@ -244,7 +220,7 @@ export async function exportToFile(
   path?: string,
   force = false,
 ): Promise<void> {
-  const { api, toast } = shell
+  const { toast } = shell
   closeDialog(shell)
   if (!shell.source.storeShared())
     return toast(
@@ -258,20 +234,18 @@ export async function exportToFile(
     if (out.ok) return toast("success", `Wrote ${out.value.tasks} tasks to ${out.value.path}.`)
     if (!out.needsConfirm) return toast("error", out.error)
     const confirm = overwriteConfirmation(out.path)
-    api.ui.dialog.replace(() => (
-      <api.ui.DialogConfirm
-        title={confirm.title}
-        message={confirm.message}
-        onConfirm={() => {
-          closeDialog(shell)
-          safely(shell, write(true))
-        }}
-        onCancel={() => {
-          closeDialog(shell)
-          toast("info", CANCELLED.export)
-        }}
-      />
-    ))
+    shell.host.dialog.confirm({
+      title: confirm.title,
+      message: confirm.message,
+      onConfirm: () => {
+        closeDialog(shell)
+        safely(shell, write(true))
+      },
+      onCancel: () => {
+        closeDialog(shell)
+        toast("info", CANCELLED.export)
+      },
+    })
   }
   await write(force)
 }
@@ -286,7 +260,7 @@ export async function importFromFile(
   path?: string,
   force = false,
 ): Promise<void> {
-  const { api, toast } = shell
+  const { toast } = shell
   closeDialog(shell)
   const problem = shell.source.editProblem()
   if (problem) return toast("error", problem)
@@ -299,15 +273,13 @@ export async function importFromFile(
   const headline = REPLACE_HEADLINES.import(read)
   if (decision.kind === "apply") return applyMarkdown(shell, session, text, headline)
   if (decision.kind !== "confirm") return toast(decision.toast.variant, decision.toast.message)
-  api.ui.dialog.replace(() => (
-    <api.ui.DialogConfirm
-      title={decision.confirm.title}
-      message={decision.confirm.message}
-      onConfirm={() => safely(shell, applyMarkdown(shell, session, text, headline))}
-      onCancel={() => {
-        closeDialog(shell)
-        toast("info", CANCELLED.import)
-      }}
-    />
-  ))
+  shell.host.dialog.confirm({
+    title: decision.confirm.title,
+    message: decision.confirm.message,
+    onConfirm: () => safely(shell, applyMarkdown(shell, session, text, headline)),
+    onCancel: () => {
+      closeDialog(shell)
+      toast("info", CANCELLED.import)
+    },
+  })
 }

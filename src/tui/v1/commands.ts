@@ -4,12 +4,13 @@
 // loaded, its `/todo` command is the one autocomplete row and ours stays in the command palette; without
 // it, ours takes the slash name, and the user is told once that the agent side is missing.
 
-import { COMMAND_DESCRIPTION, todoArguments } from "../core/list/command.ts"
-import { PLUGIN_ID } from "../core/list/words.ts"
-import { SERVER_MISSING } from "../core/session/toasts.ts"
-import { openDialog } from "./dialog.tsx"
-import type { Shell } from "./list-source.ts"
-import { runTyped } from "./typed-verbs.ts"
+import type { TuiPluginApi } from "@opencode-ai/plugin/tui"
+import { COMMAND_DESCRIPTION, todoArguments } from "../../core/list/command.ts"
+import { PLUGIN_ID } from "../../core/list/words.ts"
+import { SERVER_MISSING } from "../../core/session/toasts.ts"
+import { openDialog } from "../dialog.ts"
+import type { Shell } from "../list-source.ts"
+import { runTyped } from "../typed-verbs.ts"
 
 const OPEN_COMMAND = `${PLUGIN_ID}.open`
 const TITLE = "Todo list"
@@ -35,10 +36,10 @@ type Keymap = {
 }
 
 /** Whether the server plugin's `/todo` command is in the config the TUI loaded (ours, by its description). */
-function serverCommandLoaded(shell: Shell): boolean {
+function serverCommandLoaded(api: TuiPluginApi): boolean {
   try {
-    const command = (shell.api.state.config as { command?: Record<string, { description?: unknown }> })
-      .command?.todo
+    const command = (api.state.config as { command?: Record<string, { description?: unknown }> }).command
+      ?.todo
     return command?.description === COMMAND_DESCRIPTION
   } catch {
     return false
@@ -46,14 +47,14 @@ function serverCommandLoaded(shell: Shell): boolean {
 }
 
 /** Runs `decide` once the TUI has its config from the server, or after READY_WAIT_MS without it. */
-function whenReady(shell: Shell, offs: (() => void)[], decide: () => void): void {
+function whenReady(api: TuiPluginApi, offs: (() => void)[], decide: () => void): void {
   const started = Date.now()
   let timer: ReturnType<typeof setTimeout> | undefined
   const poll = () => {
     timer = undefined
     let ready = false
     try {
-      ready = shell.api.state.ready
+      ready = api.state.ready
     } catch {
       ready = true
     }
@@ -66,8 +67,7 @@ function whenReady(shell: Shell, offs: (() => void)[], decide: () => void): void
   poll()
 }
 
-export function registerCommands(shell: Shell, offs: (() => void)[]): void {
-  const { api } = shell
+export function registerCommands(api: TuiPluginApi, shell: Shell, offs: (() => void)[]): void {
   const open = () => openDialog(shell)
   const keymap = api.keymap as unknown as Keymap | undefined
   let serverLoaded = false
@@ -111,8 +111,8 @@ export function registerCommands(shell: Shell, offs: (() => void)[]): void {
     }
   }
 
-  whenReady(shell, offs, () => {
-    serverLoaded = serverCommandLoaded(shell)
+  whenReady(api, offs, () => {
+    serverLoaded = serverCommandLoaded(api)
     register(!serverLoaded)
     if (!serverLoaded) shell.toast(SERVER_MISSING.variant, SERVER_MISSING.message, SERVER_MISSING.title)
   })

@@ -1,0 +1,79 @@
+// The TUI port on OpenCode 1.18: the session from the route, the host's dialog components in its
+// dialog stack, its theme and renderer, and its toast.
+
+import type { TuiPluginApi } from "@opencode-ai/plugin/tui"
+import type { Tone } from "../../core/view/sidebar.ts"
+import type { DialogPort, TuiHost } from "../host.ts"
+import { routeSession } from "./list-facts.ts"
+
+export function toneColor(api: TuiPluginApi, tone: Tone) {
+  const theme = api.theme.current
+  switch (tone) {
+    case "title":
+    case "text":
+      return theme.text
+    case "in_progress":
+      return theme.warning
+    case "blocked":
+    case "error":
+      return theme.error
+    case "completed":
+      return theme.success
+    default:
+      return theme.textMuted
+  }
+}
+
+function v1Dialogs(api: TuiPluginApi): DialogPort {
+  const { dialog } = api.ui
+  return {
+    select(input) {
+      dialog.replace(() => (
+        <api.ui.DialogSelect
+          title={input.title}
+          placeholder={input.placeholder}
+          options={[...input.options]}
+          current={input.current}
+          onSelect={(option) => input.onSelect(option.value)}
+        />
+      ))
+    },
+    prompt(input) {
+      dialog.replace(() => (
+        <api.ui.DialogPrompt
+          title={input.title}
+          placeholder={input.placeholder}
+          value={input.value}
+          onConfirm={input.onConfirm}
+          onCancel={input.onCancel}
+        />
+      ))
+    },
+    confirm(input) {
+      dialog.replace(() => (
+        <api.ui.DialogConfirm
+          title={input.title}
+          message={input.message}
+          onConfirm={input.onConfirm}
+          onCancel={input.onCancel}
+        />
+      ))
+    },
+    alert(input) {
+      dialog.replace(() => (
+        <api.ui.DialogAlert title={input.title} message={input.message} onConfirm={input.onConfirm} />
+      ))
+    },
+    clear: () => dialog.clear(),
+  }
+}
+
+export function v1Host(api: TuiPluginApi): TuiHost {
+  return {
+    session: () => routeSession(api),
+    dialog: v1Dialogs(api),
+    renderer: api.renderer,
+    color: (tone) => toneColor(api, tone),
+    toast: ({ variant, title, message, duration }) => api.ui.toast({ variant, title, message, duration }),
+  }
+}

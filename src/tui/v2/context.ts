@@ -1,0 +1,112 @@
+// The part of OpenCode 2's TUI plugin context this plugin uses, typed here (the host's own types ship
+// only inside its TUI). Read from anomalyco/opencode, not run:
+// - packages/plugin/src/tui/context.ts@003e53fb: `Context` (options, location, renderer, client, data,
+//   theme, keymap, ui), `ui.slot(claim)` with exactly one placement key and the slot paths
+//   `sidebar.content` {sessionID}, `session.composer.top` {sessionID}, `app`; `ui.dialog` alert, confirm
+//   (true, false, or undefined when closed), prompt (undefined when closed), select (undefined when
+//   closed), clear; `ui.toast.show({ title?, message, variant?, duration?, sessionID? })`;
+//   `ui.router.current()` → `{ type: "session", sessionID }`; `keymap.layer(() => layer)` with commands
+//   `{ id, title, description, group, palette, slash: { name, arguments }, run(input?) }`.
+// - packages/tui/src/plugin/api.tsx@13ec4bef: how the host builds that context (theme is a getter for the
+//   current tokens; `keymap.layer` is `Keymap.createLayer`).
+// - packages/tui/src/context/keymap.tsx@4782607b: `createLayer` reads the keymap from the component tree,
+//   so it throws outside a rendered component (a slot's render is inside; `setup` is not).
+// - services/www/src/docs/content/build/plugins/rpc.mdx@ae9f5d8e: `context.client.rpc(definition)` gives
+//   the methods and `events.on(name, handler)` (handler gets `{ type, data, location }`).
+// - services/www/src/docs/content/build/plugins/cli.mdx@13ec4bef: `data.on(type, handler)` returns an
+//   unsubscribe function; event payloads are under `data`.
+// Every member is optional here: the binding checks before it calls.
+
+export interface V2DialogSelectOption<Value> {
+  readonly title: string
+  readonly value: Value
+  readonly description?: string
+  readonly category?: string
+}
+
+export interface V2Dialog {
+  clear(): void
+  alert(options: { readonly title: string; readonly message: string }): Promise<void>
+  confirm(options: { readonly title: string; readonly message: string }): Promise<boolean | undefined>
+  prompt(options: {
+    readonly title: string
+    readonly placeholder?: string
+    readonly value?: string
+  }): Promise<string | undefined>
+  select<Value>(options: {
+    readonly title: string
+    readonly placeholder?: string
+    readonly options: readonly V2DialogSelectOption<Value>[]
+    readonly current?: Value
+  }): Promise<Value | undefined>
+}
+
+export type V2Route = { readonly type: string; readonly sessionID?: string }
+
+/** One slot claim; only the placements this plugin uses. */
+export type V2SlotClaim =
+  | {
+      readonly append: "sidebar.content"
+      readonly render: (input: { readonly sessionID: string }) => unknown
+    }
+  | {
+      readonly append: "session.composer.top"
+      readonly render: (input: { readonly sessionID: string }) => unknown
+    }
+  | { readonly append: "app"; readonly render: (input: Record<string, never>) => unknown }
+
+export interface V2KeymapCommand {
+  readonly id: string
+  readonly title?: string
+  readonly description?: string
+  readonly group?: string
+  readonly palette?: true
+  readonly slash?: { readonly name: string; readonly arguments?: true }
+  readonly run: (input?: string) => void | false | Promise<void>
+}
+
+export interface V2KeymapLayer {
+  readonly mode?: string
+  readonly commands?: readonly V2KeymapCommand[]
+}
+
+/** What `context.client.rpc(definition)` gives for our definition (src/shared/v2-rpc.ts). */
+export interface V2RpcClient {
+  list?(input: { readonly sessionID: string }): Promise<unknown>
+  run?(input: { readonly sessionID: string; readonly text: string }): Promise<unknown>
+  readonly events?: { on?(name: string, handler: (event: unknown) => void): (() => void) | undefined }
+}
+
+export interface V2Context {
+  readonly options?: Readonly<Record<string, unknown>>
+  readonly location?: { readonly directory?: string }
+  readonly renderer?: unknown
+  readonly theme?: unknown
+  readonly client?: { rpc?(definition: unknown): V2RpcClient | undefined }
+  readonly data?: {
+    on?(type: string, handler: (event: unknown) => void): (() => void) | undefined
+    readonly session?: {
+      get?(sessionID: string): unknown
+      readonly message?: {
+        list?(sessionID: string): readonly { readonly id?: string }[] | undefined
+        sync?(sessionID: string): Promise<void>
+      }
+    }
+    readonly location?: { default?(): { readonly directory?: string } | undefined }
+  }
+  readonly keymap?: { layer?(input: () => V2KeymapLayer): void }
+  readonly ui?: {
+    readonly dialog?: V2Dialog
+    readonly toast?: {
+      show?(options: {
+        readonly title?: string
+        readonly message: string
+        readonly variant?: string
+        readonly duration?: number
+        readonly sessionID?: string
+      }): void
+    }
+    readonly router?: { current?(): V2Route | undefined }
+    slot?(claim: V2SlotClaim): (() => void) | undefined
+  }
+}
