@@ -1,11 +1,34 @@
+import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
+import { solidUniversal } from "./scripts/lib/solid-universal.ts"
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+
+// The TUI's .tsx is compiled as the build compiles it, against a plain-object renderer
+// (test/fixtures/opentui-fake.ts), with Solid's reactive build (Node would otherwise get its
+// server build, where nothing updates).
+const tui = {
+  plugins: [{ ...solidUniversal(here("test/fixtures/opentui-fake.ts")), enforce: "pre" as const }],
+  resolve: {
+    alias: [
+      { find: /^solid-js$/, replacement: here("node_modules/solid-js/dist/solid.js") },
+      {
+        find: /^solid-js\/universal$/,
+        replacement: here("node_modules/solid-js/universal/dist/universal.js"),
+      },
+    ],
+  },
+}
 
 // Two projects. "fast" is `npm test`: every unit, property and storage test, well under a minute on
 // two cores. "slow" is `npm run test:slow`: the suites that kill processes, fuzz, stress and load
 // the plugin for minutes; `npm run verify` (and so CI) always runs both.
 
 export default defineConfig({
+  ...tui,
   test: {
+    // Solid's own files go through the aliases too, so the renderer and the plugin share one Solid.
+    server: { deps: { inline: [/[/\\]solid-js[/\\]/] } },
     // One seed for every random test of a run, printed at the start; TEST_SEED=<n> replays it.
     globalSetup: ["test/fixtures/seed-setup.ts"],
     setupFiles: ["test/fixtures/seed-apply.ts"],

@@ -1,0 +1,259 @@
+// The TUI plugin on a fake OpenCode 2 TUI (test/fixtures/v2-tui.ts): loading, the sidebar block, the
+// compact line, the /todo dialog, typed verbs at no model cost, the server's toasts over RPC, and
+// live updates when the list changes elsewhere.
+
+import { rmSync } from "node:fs"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { limitsOf, resolveConfig } from "../../src/core/config.ts"
+import { runUserOps } from "../../src/shared/user-edits.ts"
+import { createV2Tui, type FakeV2Tui, until } from "../fixtures/v2-tui.ts"
+
+const ENTRY = new URL("../../src/tui/index.tsx", import.meta.url).href
+const LIMITS = limitsOf(resolveConfig({ env: {} }).config)
+const SESSION = "ses_1"
+
+let tui: FakeV2Tui
+
+beforeEach(() => {
+  tui = createV2Tui()
+})
+afterEach(async () => {
+  await tui.cleanup()
+})
+
+/** Writes a list as another process (the server) would: init, then `more` ops. */
+async function seed(
+  session = SESSION,
+  more: Parameters<typeof runUserOps>[2] = [],
+  at?: Parameters<typeof runUserOps>[5],
+) {
+  const out = await runUserOps(
+    tui.store,
+    session,
+    [
+      {
+        op: "init",
+        list: [
+          { phase: "Parse", items: ["Write the parser", "Test the parser"] },
+          { phase: "Ship", items: ["Tag the release"] },
+        ],
+      },
+      ...more,
+    ],
+    LIMITS,
+    "none",
+    at,
+  )
+  expect(out).toMatchObject({ ok: true })
+}
+
+describe("loading", () => {
+  it("loads through setup, claims the sidebar, the composer and the app slot, and makes no keymap layer outside a render", async () => {
+    await tui.load(ENTRY)
+    expect(tui.setupError).toBeUndefined()
+    expect(tui.plugin?.id).toBe("opencode-todo")
+    // The same default export is the 1.18 TUI's: it reads `tui` there and ignores `setup`.
+    expect(typeof (tui.plugin as unknown as { tui?: unknown }).tui).toBe("function")
+    expect(tui.commands()).toEqual([])
+    const app = tui.mountSlot("app", {})
+    const todo = tui.commands().find((c) => c.slash?.name === "todo")
+    expect(todo?.slash?.arguments).toBe(true)
+    expect(todo?.palette).toBe(true)
+    app.dispose()
+  })
+
+  it("adds nothing on a context without V2 slots (a 1.x host calling setup)", async () => {
+    const mod = (await import(ENTRY)) as { default: { setup: (c: unknown) => Promise<unknown> } }
+    await expect(
+      mod.default.setup({ client: {}, project: {}, directory: "/nowhere" }),
+    ).resolves.toBeUndefined()
+  })
+
+  it("unloading removes its slots", async () => {
+    await tui.load(ENTRY)
+    await tui.unload()
+    expect(tui.mountSlot("sidebar.content", { sessionID: SESSION }).text()).toBe("")
+  })
+})
+
+describe("sidebar and compact line", () => {
+  it("the sidebar block shows the session's list from the shared store", async () => {
+    await seed()
+    await tui.load(ENTRY)
+    const sidebar = tui.mountSlot("sidebar.content", { sessionID: SESSION })
+    const text = await until(() => sidebar.text().includes("Write the parser") && sidebar.text())
+    expect(text).toContain("Tag the release")
+    sidebar.dispose()
+  })
+
+  it("the compact line shows progress in session.composer.top while no sidebar is mounted", async () => {
+    await seed(SESSION, [{ op: "start", target: { kind: "task", text: "Write the parser" } }])
+    await tui.load(ENTRY)
+    tui.route(SESSION)
+    const line = tui.mountSlot("session.composer.top", { sessionID: SESSION })
+    const text = await until(() => line.text().includes("Write the parser") && line.text())
+    expect(text).toMatch(/0\/3/)
+    const sidebar = tui.mountSlot("sidebar.content", { sessionID: SESSION })
+    await until(() => line.text() === "")
+    sidebar.dispose()
+    await until(() => line.text().includes("Write the parser"))
+    line.dispose()
+  })
+
+  it("follows a change made elsewhere when the server says the list changed", async () => {
+    await seed()
+    await tui.load(ENTRY)
+    const sidebar = tui.mountSlot("sidebar.content", { sessionID: SESSION })
+    await until(() => sidebar.text().includes("Write the parser"))
+    await runUserOps(
+      tui.store,
+      SESSION,
+      [{ op: "append", phase: "Ship", items: ["Announce it"] }],
+      LIMITS,
+      "none",
+    )
+    tui.rpc.emit("changed", { sessionID: SESSION })
+    await until(() => sidebar.text().includes("Announce it"))
+    await runUserOps(
+      tui.store,
+      SESSION,
+      [{ op: "append", phase: "Ship", items: ["Write notes"] }],
+      LIMITS,
+      "none",
+    )
+    tui.event("session.execution.succeeded", { sessionID: SESSION })
+    await until(() => sidebar.text().includes("Write notes"))
+    sidebar.dispose()
+  })
+})
+
+describe("dialog and typed verbs", () => {
+  it("the palette opens the dialog; choosing a task and Done changes the store with no model turn", async () => {
+    await seed()
+    await tui.load(ENTRY)
+    tui.route(SESSION)
+    const app = tui.mountSlot("app", {})
+    await tui.palette("opencode-todo.open")
+    const main = await until(() => tui.dialog())
+    expect(main.kind).toBe("select")
+    expect(String(main.options.title)).toMatch(/^Todo/)
+    const options = main.options.options as { title: string; value: { kind: string; text?: string } }[]
+    const task = options.find((o) => o.value.kind === "task" && o.value.text === "Write the parser")
+    expect(task).toBeDefined()
+    main.settle(task?.value)
+    const actions = await until(() => tui.dialog() !== main && tui.dialog())
+    const done = (actions.options.options as { value: string }[]).find((o) => o.value === "done")
+    actions.settle(done?.value)
+    await until(() => tui.toasts.some((t) => t.variant === "success"))
+    const snapshot = await tui.store.read(SESSION)
+    expect(JSON.stringify(snapshot)).toContain("completed")
+    expect(tui.sentToServer).toEqual([])
+    expect(tui.rpc.calls).toEqual([])
+    app.dispose()
+  })
+
+  it("a typed `/todo done <task>` runs in the TUI: a toast, the store changed, nothing sent to the server", async () => {
+    await seed()
+    await tui.load(ENTRY)
+    tui.route(SESSION)
+    const app = tui.mountSlot("app", {})
+    expect(await tui.submit("/todo done Write the parser")).toBe("tui")
+    await until(() => tui.toasts.some((t) => t.variant === "success"))
+    const snapshot = await tui.store.read(SESSION)
+    expect(JSON.stringify(snapshot)).toContain("completed")
+    expect(tui.sentToServer).toEqual([])
+    expect(tui.rpc.calls.filter((c) => c.method === "run")).toEqual([])
+    app.dispose()
+  })
+
+  it("a typo costs nothing: an error toast, the list unchanged", async () => {
+    await seed()
+    await tui.load(ENTRY)
+    tui.route(SESSION)
+    const app = tui.mountSlot("app", {})
+    const before = JSON.stringify(await tui.store.read(SESSION))
+    expect(await tui.submit("/todo dnoe Write the parser")).toBe("tui")
+    await until(() => tui.toasts.some((t) => t.variant === "error"))
+    expect(JSON.stringify(await tui.store.read(SESSION))).toBe(before)
+    expect(tui.sentToServer).toEqual([])
+    app.dispose()
+  })
+
+  it("a bare `/todo` opens the dialog, and other lines go to the server as before", async () => {
+    await seed()
+    await tui.load(ENTRY)
+    tui.route(SESSION)
+    const app = tui.mountSlot("app", {})
+    expect(await tui.submit("/todo")).toBe("tui")
+    await until(() => tui.dialog()?.kind === "select")
+    expect(await tui.submit("please fix the parser")).toBe("server")
+    expect(tui.sentToServer).toEqual(["please fix the parser"])
+    app.dispose()
+  })
+
+  it("a TUI attached to a server elsewhere reads the list and runs typed verbs over RPC", async () => {
+    tui.rpc.handlers.list = async () => ({
+      list: [{ name: "Remote", tasks: [{ text: "Far task", status: "pending" }] }],
+    })
+    tui.rpc.handlers.run = async (input) => ({ ok: true, text: `ran ${(input as { text: string }).text}` })
+    await tui.load(ENTRY)
+    // The project folder the server reports does not exist on this machine: its store is not this one.
+    rmSync(tui.project, { recursive: true, force: true })
+    tui.route(SESSION)
+    const sidebar = tui.mountSlot("sidebar.content", { sessionID: SESSION })
+    await until(() => sidebar.text().includes("Far task"))
+    const app = tui.mountSlot("app", {})
+    expect(await tui.submit("/todo done Far task")).toBe("tui")
+    await until(() => tui.toasts.some((t) => t.message === "ran done Far task"))
+    expect(tui.rpc.calls.filter((c) => c.method === "run")).toEqual([
+      { method: "run", input: { sessionID: SESSION, text: "done Far task" } },
+    ])
+    expect(tui.sentToServer).toEqual([])
+    sidebar.dispose()
+    app.dispose()
+  })
+})
+
+describe("undo and redo", () => {
+  it("while the host has the session reverted the views show the list before the point, then the newest again", async () => {
+    await seed(SESSION, [], { kind: "after", message: "msg_1" })
+    await runUserOps(
+      tui.store,
+      SESSION,
+      [{ op: "done", target: { kind: "task", text: "Write the parser" } }],
+      LIMITS,
+      "none",
+      { kind: "after", message: "msg_3" },
+    )
+    await tui.load(ENTRY)
+    tui.route(SESSION)
+    const line = tui.mountSlot("session.composer.top", { sessionID: SESSION })
+    await until(() => line.text().includes("1/3"))
+    tui.event("session.revert.staged", { sessionID: SESSION, revert: { messageID: "msg_2" } })
+    await until(() => line.text().includes("0/3"))
+    tui.event("session.revert.cleared", { sessionID: SESSION })
+    await until(() => line.text().includes("1/3"))
+    line.dispose()
+  })
+})
+
+describe("toasts from the server", () => {
+  it("a notice becomes a toast with its variant and title; a reply too, and the list is reread", async () => {
+    await seed()
+    await tui.load(ENTRY)
+    tui.rpc.emit("notice", { title: "Todo", message: "Task blocked: Tag the release", variant: "warning" })
+    expect(tui.toasts.at(-1)).toMatchObject({
+      title: "Todo",
+      message: "Task blocked: Tag the release",
+      variant: "warning",
+    })
+    tui.rpc.emit("reply", { sessionID: SESSION, ok: false, text: "No task matches" })
+    expect(tui.toasts.at(-1)).toMatchObject({
+      message: "No task matches",
+      variant: "error",
+      sessionID: SESSION,
+    })
+    tui.rpc.emit("notice", { title: "Todo", message: 42 as unknown as string, variant: "warning" })
+    expect(tui.toasts).toHaveLength(2)
+  })
+})
