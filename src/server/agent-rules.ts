@@ -1,8 +1,9 @@
-// Every agent's permission rules as the host serves them (GET /agent), read once per load of the plugin:
+// Every agent's permission rules as the host serves them (GET /agent on 1.18, the agent list on 2), read once
+// per load of the plugin:
 // a change of config reloads the plugin, so they are never stale. Until read, agents count as allowed.
 
 import { type AgentRules, decodeAgentRules } from "../core/session/permission.ts"
-import type { Client, Log } from "./output.ts"
+import type { Log } from "./output.ts"
 import { withinMs } from "./wait.ts"
 
 // How long a prompt waits for the rules the first time; after that they are read in the background.
@@ -18,7 +19,11 @@ export interface AgentRulesSource {
   awaitBriefly(): Promise<void>
 }
 
-export function agentRulesSource(client: Client, log: Log): AgentRulesSource {
+/**
+ * `read` answers the host's agent list in 1.18's shape (`[{ name, permission: [{ permission, pattern, action }] }]`),
+ * or anything else when it cannot say.
+ */
+export function agentRulesSource(read: () => Promise<unknown>, log: Log): AgentRulesSource {
   let agents: AgentRules | undefined
   let loading: Promise<void> | undefined
   const unreadable = "the host's agent list could not be read"
@@ -28,8 +33,8 @@ export function agentRulesSource(client: Client, log: Log): AgentRulesSource {
     if (agents !== undefined) return Promise.resolve()
     loading ??= (async () => {
       try {
-        const answer = (await client.app.agents()) as { data?: unknown }
-        if (Array.isArray(answer?.data)) agents = decodeAgentRules(answer.data)
+        const answer = await read()
+        if (Array.isArray(answer)) agents = decodeAgentRules(answer)
         else log("warn", `${unreadable}; ${fallback}`)
       } catch (error) {
         log("warn", `${unreadable} (${error instanceof Error ? error.message : String(error)}); ${fallback}`)

@@ -1,26 +1,19 @@
-// The server plugin's hooks for OpenCode 1.18: registers the `todo` tool (todo-tool.ts), the /todo command
-// and the todo-discipline skill; decodes each hook and event (host-events.ts), steps the core session
-// (sessions.ts, core/session/session.ts) and performs the actions it returns. No decision about when to
-// speak is made here.
+// The server plugin's binding to OpenCode 1.18: registers the `todo` tool (todo-tool.ts), the /todo command
+// and the todo-discipline skill through the `config` hook; decodes each hook and event (host-events.ts) and
+// hands it to the host-neutral runtime (runtime.ts), then writes its answers back in 1.18's shapes. No
+// decision about when to speak is made here.
 
 import { existsSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { Hooks, Plugin } from "@opencode-ai/plugin"
-import { type Config, limitsOf, STORED_LIMITS } from "../core/config.ts"
-import { samePoint } from "../core/history/rewind.ts"
+import { limitsOf } from "../core/config.ts"
 import { CARRIED_LIST_VERSION, COMMAND_PART_KEY } from "../core/list/carried.ts"
 import { COMMAND_DESCRIPTION } from "../core/list/command.ts"
-import { parseSnapshot } from "../core/list/parse.ts"
 import { TODO_TOOL } from "../core/list/words.ts"
 import { type PromptFamily, steeringOn, steerSystemPrompt } from "../core/model/host-prompt.ts"
 import { commandReplyText } from "../core/model/prompts.ts"
-import type { HostEvent, SessionAction } from "../core/session/session.ts"
-import { todoDir } from "../shared/paths.ts"
-import { loadSettings } from "../shared/settings.ts"
-import { createStore, type Store } from "../store/store.ts"
 import { agentRulesSource } from "./agent-rules.ts"
-import { runCommand } from "./command-runner.ts"
 import {
   applyStubs,
   decodeBusEvent,
@@ -29,10 +22,10 @@ import {
   decodeTools,
   decodeUser,
 } from "./host-events.ts"
-import { sawRemoved } from "./host-facts.ts"
+import { v1Port } from "./host-port.ts"
 import { originFinder, sourceAtFork } from "./origin.ts"
-import { makeLogger, showToast } from "./output.ts"
-import { type Tracked, trackSessions } from "./sessions.ts"
+import { makeLogger } from "./output.ts"
+import { startRuntime } from "./runtime.ts"
 import { todoTool } from "./todo-tool.ts"
 
 // The package's skills folder: beside dist/ when built (dist/server.mjs), two levels up when the source
@@ -45,53 +38,27 @@ const SKILLS_DIR =
 
 export { toolArgs } from "./todo-tool.ts"
 
-/** The texts of the actions of one type, as one text (each carries the marker). */
-function joined(actions: readonly SessionAction[], type: "attach" | "inject"): string {
-  const texts: string[] = []
-  for (const action of actions) if (action.type === type) texts.push(action.text)
-  return texts.join("\n\n")
-}
-
 export const server: Plugin = async (input, options) => {
   const log = makeLogger(input.client)
-  const settings = await loadSettings({ directory: input.directory, options })
-  for (const warning of settings.warnings) log("warn", warning)
-  const config: Config = settings.config
-  if (!config.enabled) {
-    if (settings.disabled) log("info", settings.disabled)
-    return {}
-  }
-  const limits = limitsOf(config)
-  const store: Store = createStore({
-    dir: todoDir(),
-    parse: (raw) => parseSnapshot(raw, STORED_LIMITS),
-    warn: (message) => {
-      log("warn", message)
-      // The store reports each problem once, and storage toasts show even with `toasts` off.
-      showToast(input.client, { title: "Todo storage", message, variant: "warning" })
-    },
+  const host = v1Port(input.client, log)
+  const runtime = await startRuntime({
+    directory: input.directory,
+    options,
+    host,
+    agents: () =>
+      agentRulesSource(async () => ((await input.client.app.agents()) as { data?: unknown })?.data, log),
+    findOrigin: (store, config) =>
+      originFinder({ client: input.client, store, limits: limitsOf(config), log, sourceAt: sourceAtFork }),
   })
-  const agents = agentRulesSource(input.client, log)
-  const findOrigin = originFinder({ client: input.client, store, limits, log, sourceAt: sourceAtFork })
-  const sessions = trackSessions({ client: input.client, store, config, agents, log, findOrigin })
-  const { step, syncFromStore, resolveParent } = sessions
+  if (!runtime) return {}
+  const { config, sessions, guard } = runtime
+  const { resolveParent } = sessions
 
   /** Prompt families already warned about (a passage moved in the host's wording): each once per process. */
   const warnedFamilies = new Set<PromptFamily>()
 
-  /** Wraps a hook so that nothing it throws reaches the host; each distinct failure is logged once. */
-  function guard<A extends unknown[]>(name: string, fn: (...args: A) => Promise<void>) {
-    return async (...args: A) => {
-      try {
-        await fn(...args)
-      } catch (error) {
-        log("error", `${name} failed: ${error instanceof Error ? error.message : String(error)}`)
-      }
-    }
-  }
-
   const hooks: Hooks = {
-    tool: { [TODO_TOOL]: todoTool({ client: input.client, config, sessions, log }) },
+    tool: { [TODO_TOOL]: todoTool(runtime.toolDeps) },
 
     config: guard("config", async (cfg) => {
       const c = cfg as Record<string, unknown> & {
@@ -117,47 +84,35 @@ export const server: Plugin = async (input, options) => {
     }),
 
     "chat.message": guard("chat.message", async (hookInput, output) => {
-      const s = sessions.get(hookInput.sessionID)
-      await sessions.inOrder(s, async () => {
-        await syncFromStore(s)
-        await resolveParent(s)
-        await agents.awaitBriefly()
-        const parts = decodeParts(output.parts)
-        const user = decodeUser(hookInput as Record<string, unknown>, output.message)
-        const tools = decodeTools(output.message)
-        const messageID = typeof output.message?.id === "string" ? output.message.id : undefined
-        const message: HostEvent = {
-          type: "user.message",
-          parts,
-          user,
-          ...(tools ? { tools } : {}),
-          ...(messageID ? { messageID } : {}),
-        }
-        const text = joined(await step(s, message), "attach")
-        if (!text) return
-        const last = output.parts.at(-1) as { id?: string } | undefined
-        output.parts.push({
-          // Part ids sort in creation order; extending the last id places ours right after the user's text.
-          id: `${last?.id ?? "prt_todo"}z`,
-          sessionID: hookInput.sessionID,
-          messageID: output.message.id,
-          type: "text",
-          text,
-          synthetic: true,
-        } as never)
+      const user = decodeUser(hookInput as Record<string, unknown>, output.message)
+      const tools = decodeTools(output.message)
+      const messageID = typeof output.message?.id === "string" ? output.message.id : undefined
+      const text = await runtime.prompt(hookInput.sessionID, {
+        type: "user.message",
+        parts: decodeParts(output.parts),
+        user,
+        ...(tools ? { tools } : {}),
+        ...(messageID ? { messageID } : {}),
       })
+      if (!text) return
+      const last = output.parts.at(-1) as { id?: string } | undefined
+      output.parts.push({
+        // Part ids sort in creation order; extending the last id places ours right after the user's text.
+        id: `${last?.id ?? "prt_todo"}z`,
+        sessionID: hookInput.sessionID,
+        messageID: output.message.id,
+        type: "text",
+        text,
+        synthetic: true,
+      } as never)
     }),
 
     "experimental.chat.messages.transform": guard("messages.transform", async (_input, output) => {
       const lastMessage = output.messages.at(-1)
       const sessionID = (lastMessage?.info as { sessionID?: string } | undefined)?.sessionID
       if (!lastMessage || !sessionID) return
-      const s = sessions.get(sessionID)
-      await syncFromStore(s)
-      // Our stale notices and superseded todo results go out as a one-line stub (request only).
-      const stubs = sessions.stubs(s, decodeMessages(output.messages))
-      applyStubs(output.messages, stubs.stale)
-      const text = joined(await step(s, { type: "model.request" }), "inject")
+      const { stale, inject: text } = await runtime.request(sessionID, decodeMessages(output.messages))
+      applyStubs(output.messages, stale)
       if (!text) return
       const info = lastMessage.info as { id: string; role: string }
       const part = {
@@ -207,40 +162,25 @@ export const server: Plugin = async (input, options) => {
     }),
 
     "experimental.session.compacting": guard("session.compacting", async (hookInput, output) => {
-      const s = sessions.get(hookInput.sessionID)
-      await syncFromStore(s)
-      const text = joined(await step(s, { type: "compacting" }), "inject")
+      const text = await runtime.compacting(hookInput.sessionID)
       if (text) output.context.push(text)
     }),
 
     "tool.execute.after": guard("tool.execute.after", async (hookInput) => {
-      await step(sessions.get(hookInput.sessionID), { type: "tool.finished", tool: hookInput.tool, ok: true })
+      await runtime.toolFinished(hookInput.sessionID, hookInput.tool, true)
     }),
 
     "command.execute.before": guard("command.execute.before", async (hookInput, output) => {
       if (hookInput.command !== "todo") return
-      const s = sessions.get(hookInput.sessionID)
-      await sessions.inOrder(s, async () => {
-        await syncFromStore(s)
-        // The host runs this hook before it commits a pending undo: the command sees the reverted list.
-        const before = s.list
-        const { report, list } = await runCommand(
-          { store, directory: input.directory, limits },
-          s.id,
-          before,
-          hookInput.arguments ?? "",
-          await sessions.editAnchor(s),
-        )
-        await sessions.commandRan(s, before, list)
-        // Visible (not synthetic) so the user sees what happened; the marker keeps the tracker
-        // from counting it as a new prompt.
-        // The list rides in the part's metadata for a sidebar that cannot read the store (attached remotely).
-        output.parts.splice(0, output.parts.length, {
-          type: "text",
-          text: commandReplyText(report),
-          metadata: { [COMMAND_PART_KEY]: { list: s.list, version: CARRIED_LIST_VERSION } },
-        } as never)
-      })
+      const { report, list } = await runtime.command(hookInput.sessionID, hookInput.arguments ?? "")
+      // Visible (not synthetic) so the user sees what happened; the marker keeps the tracker
+      // from counting it as a new prompt.
+      // The list rides in the part's metadata for a sidebar that cannot read the store (attached remotely).
+      output.parts.splice(0, output.parts.length, {
+        type: "text",
+        text: commandReplyText(report),
+        metadata: { [COMMAND_PART_KEY]: { list, version: CARRIED_LIST_VERSION } },
+      } as never)
     }),
 
     event: guard("event", async ({ event }) => {
@@ -248,42 +188,11 @@ export const server: Plugin = async (input, options) => {
       if (decoded === undefined) return
       if ("malformed" in decoded) throw new Error(`malformed ${decoded.malformed}`)
       // A session's creation starts tracking it, and so does a removal (an undo committed after a restart
-      // must still reach the stored history), and a change of a session with a record (a redo after a restart);
-      // other events about unknown sessions are not ours to keep.
+      // must still reach the stored history); the runtime adds a change of a session with a record.
       const { event: hostEvent } = decoded
-      const tracks =
-        hostEvent.type === "session.created" ||
-        hostEvent.type === "message.removed" ||
-        (hostEvent.type === "session.updated" && (await store.stamp(decoded.sessionID)) !== undefined)
-      const s = tracks ? sessions.get(decoded.sessionID) : sessions.find(decoded.sessionID)
-      if (!s) return
-      await sessions.inOrder(s, () => followEvent(s, hostEvent))
+      const start = hostEvent.type === "session.created" || hostEvent.type === "message.removed"
+      await runtime.event(decoded.sessionID, hostEvent, start)
     }),
-  }
-
-  /** One host event, in its turn (`inOrder`). */
-  async function followEvent(s: Tracked, hostEvent: HostEvent): Promise<void> {
-    if (hostEvent.type === "session.idle") {
-      await syncFromStore(s)
-      await resolveParent(s)
-    }
-    // What the host says is kept first: the list in effect is worked out from it (core/history/effect.ts).
-    if (hostEvent.type === "session.updated") s.host.revert = hostEvent.revert
-    if (hostEvent.type === "message.removed")
-      sawRemoved(
-        s.host,
-        hostEvent.partID === undefined
-          ? { message: hostEvent.messageID }
-          : { message: hostEvent.messageID, part: hostEvent.partID },
-      )
-    // Notes queued before an undo describe what it takes back: they are read before it is followed. The
-    // record is read (a stat when unchanged) before the revert it holds is compared with the host's.
-    const rewinding = hostEvent.type === "message.removed" || hostEvent.type === "session.updated"
-    if (rewinding) await syncFromStore(s)
-    await step(s, hostEvent)
-    // The record may hold a revert this process never saw (another window's undo, one made before a restart):
-    // the event is the moment to bring it to what the host says, whatever this process saw before.
-    if (rewinding && !samePoint(s.storedRevert ?? null, s.host.revert ?? null)) await sessions.agree(s)
   }
   return hooks
 }

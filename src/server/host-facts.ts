@@ -5,9 +5,8 @@
 
 import type { HostFacts } from "../core/history/effect.ts"
 import type { Point } from "../core/history/history.ts"
-import { isRecord } from "../core/list/result.ts"
 import { hostRevert } from "../core/view/tui-protocol.ts"
-import type { Client } from "./output.ts"
+import type { HostPort } from "./host-port.ts"
 import { withinMs } from "./wait.ts"
 
 /** How many removed messages and parts a session remembers: a commit removes one turn or a few. */
@@ -42,13 +41,12 @@ function removedHere(facts: KnownFacts, point: Point): boolean {
 
 /** The session's revert point now, from the host (null: not reverted); undefined when it did not answer. */
 export async function lookupRevert(
-  client: Client,
+  host: HostPort,
   id: string,
   ms: number,
 ): Promise<Point | null | undefined> {
   try {
-    const answer = await withinMs(Promise.resolve(client.session.get({ path: { id } })), ms)
-    const data = isRecord(answer) && isRecord(answer.data) ? answer.data : undefined
+    const data = await withinMs(host.sessionInfo(id), ms)
     if (data === undefined || data.id !== id) return undefined
     return hostRevert(data) ?? null
   } catch {
@@ -58,24 +56,13 @@ export async function lookupRevert(
 
 /** Whether the host still has this message (and part); undefined when it did not say for sure. */
 export async function lookupHolds(
-  client: Client,
+  host: HostPort,
   id: string,
   point: Point,
   ms: number,
 ): Promise<boolean | undefined> {
   try {
-    const request = client.session.message({ path: { id, messageID: point.message } })
-    const answer: unknown = await withinMs(Promise.resolve(request), ms)
-    if (!isRecord(answer)) return undefined
-    const data = answer.data
-    if (isRecord(data) && isRecord(data.info) && data.info.id === point.message) {
-      if (point.part === undefined) return true
-      const parts = Array.isArray(data.parts) ? data.parts : []
-      return parts.some((p) => isRecord(p) && p.id === point.part)
-    }
-    const status = isRecord(answer.response) ? answer.response.status : undefined
-    const error = isRecord(answer.error) ? answer.error : undefined
-    return status === 404 || error?.name === "NotFoundError" ? false : undefined
+    return await withinMs(host.holds(id, point), ms)
   } catch {
     return undefined
   }
@@ -83,19 +70,12 @@ export async function lookupHolds(
 
 /** The ids of every message the host has for the session; undefined when it did not answer. */
 export async function lookupMessageIds(
-  client: Client,
+  host: HostPort,
   id: string,
   ms: number,
 ): Promise<Set<string> | undefined> {
   try {
-    const answer = await withinMs(Promise.resolve(client.session.messages({ path: { id } })), ms)
-    const data = isRecord(answer) ? answer.data : undefined
-    if (!Array.isArray(data)) return undefined
-    const ids = new Set<string>()
-    for (const message of data)
-      if (isRecord(message) && isRecord(message.info) && typeof message.info.id === "string")
-        ids.add(message.info.id)
-    return ids
+    return await withinMs(host.messageIds(id), ms)
   } catch {
     return undefined
   }

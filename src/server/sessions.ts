@@ -5,10 +5,9 @@
 
 import { type Config, limitsOf } from "../core/config.ts"
 import { inEffect, placesToCheck } from "../core/history/effect.ts"
-import { type Point, revertPoint, settleEdit } from "../core/history/history.ts"
+import { type Point, revertPoint, sameList, settleEdit } from "../core/history/history.ts"
 import { type EditAnchor, editAnchor, type RewindAction, samePoint } from "../core/history/rewind.ts"
 import { type EditNote, isEditNote } from "../core/list/diff.ts"
-import { isRecord } from "../core/list/result.ts"
 import type { TodoList } from "../core/list/types.ts"
 import { type History, type StubState, stepStubs } from "../core/model/stale.ts"
 import type { Access } from "../core/session/permission.ts"
@@ -37,8 +36,8 @@ import {
   newFacts,
   placeKey,
 } from "./host-facts.ts"
+import type { HostPort } from "./host-port.ts"
 import type { FindOrigin } from "./origin.ts"
-import { type Client, type Log, showToast } from "./output.ts"
 import { withinMs } from "./wait.ts"
 
 // How long the one lookup of a session's parent may hold up a hook; a host that has not answered by then
@@ -90,8 +89,17 @@ export interface Sessions {
    * (and the stored revert) from the answer, busy or not.
    */
   update<T>(s: Tracked, fn: (current: Snapshot) => Computed<T>): Promise<Updated<T>>
-  /** The /todo command left `after` in effect (it was `before`): the session takes it and the core hears of it. */
-  commandRan(s: Tracked, before: TodoList, after: TodoList): Promise<readonly SessionAction[]>
+  /**
+   * The /todo command left `after` in effect (it was `before`): the session takes it and the core hears of it.
+   * `note`: the host mints no message for the command (OpenCode 2), so the change reaches the core as a user
+   * edit, told to the model on its next request.
+   */
+  commandRan(
+    s: Tracked,
+    before: TodoList,
+    after: TodoList,
+    note?: EditNote,
+  ): Promise<readonly SessionAction[]>
   /** Steps the session's stubs of stale results over the request's messages (core/model/stale.ts), and returns them. */
   stubs(s: Tracked, history: History): StubState
   /** Picks up the stored list and another process's changes (and the user-edit notes they left). */
@@ -118,15 +126,15 @@ export interface Sessions {
 }
 
 export function trackSessions(deps: {
-  client: Client
+  host: HostPort
   store: Store
   config: Config
   agents: AgentRulesSource
-  log: Log
   /** Where a session with no record starts (origin.ts); without it, empty. */
   findOrigin?: FindOrigin
 }): Sessions {
-  const { client, store, config, agents, log, findOrigin } = deps
+  const { host, store, config, agents, findOrigin } = deps
+  const { log } = host
   const limits = limitsOf(config)
   const sessions = new Map<string, Held>()
 
@@ -151,7 +159,7 @@ export function trackSessions(deps: {
   async function step(s: Held, event: HostEvent): Promise<readonly SessionAction[]> {
     const result = stepSession(s.state, event, s.list, config, agents.current())
     s.state = result.session
-    for (const toast of spokenToasts(result.actions, s.list, config)) showToast(client, toast)
+    for (const toast of spokenToasts(result.actions, s.list, config)) host.toast(toast, s.id)
     for (const action of result.actions) {
       if (action.type === "forget") sessions.delete(s.id)
       // Not waited for: the reminder's own prompt runs this session's hooks, which wait for this job.
@@ -186,6 +194,7 @@ export function trackSessions(deps: {
 
   /** The list and the revert of a snapshot this process read or wrote. */
   function took(s: Held, snapshot: Snapshot): void {
+    if (!sameList(s.list, snapshot.list)) host.listChanged(s.id)
     s.list = snapshot.list
     s.storedRevert = snapshot.history === undefined ? undefined : revertPoint(snapshot.history)
   }
@@ -205,7 +214,7 @@ export function trackSessions(deps: {
   async function agree(s: Held, how: { readonly ask?: boolean; readonly prompted?: boolean } = {}) {
     let revert = how.prompted ? null : s.host.revert
     if (revert === undefined || (how.ask && !how.prompted)) {
-      const looked = await lookupRevert(client, s.id, FACTS_WAIT_MS)
+      const looked = await lookupRevert(host, s.id, FACTS_WAIT_MS)
       if (looked !== undefined) revert = s.host.revert = looked
     }
     // A host that does not say where it is reverted to (or a fake one that knows no such session): no change.
@@ -218,7 +227,7 @@ export function trackSessions(deps: {
     if (how.ask)
       for (const place of placesToCheck(history)) {
         if (place === stored && (prompted !== undefined || samePoint(stored, revert))) continue
-        const held = await lookupHolds(client, s.id, place, FACTS_WAIT_MS)
+        const held = await lookupHolds(host, s.id, place, FACTS_WAIT_MS)
         if (held === undefined) slow(s, "which messages it still has")
         answers.set(placeKey(place), held)
       }
@@ -229,7 +238,7 @@ export function trackSessions(deps: {
     let probe = inEffect(history, facts, limits)
     if (probe.unsure && how.ask) {
       // The newest recorded change is gone: the host's message list says where the cut is.
-      const messages = await lookupMessageIds(client, s.id, FACTS_WAIT_MS)
+      const messages = await lookupMessageIds(host, s.id, FACTS_WAIT_MS)
       if (messages === undefined) slow(s, "which messages it still has")
       else {
         facts = factsFrom(s.host, revert, answers, { ask: true, messages, ...(prompted ? { prompted } : {}) })
@@ -255,7 +264,7 @@ export function trackSessions(deps: {
     const { effect, notes } = value
     if (effect.warning) log("warn", effect.warning)
     const toast = droppedToast(effect.dropped)
-    if (toast) showToast(client, toast)
+    if (toast) host.toast(toast, s.id)
     for (const note of notes) await step(s, editedEvent(note))
     // What a redo or commit means for the notices is the core's to say (it brought back, or made again).
     const last = [...effect.changes].reverse().find((c) => c !== "revert")
@@ -270,9 +279,7 @@ export function trackSessions(deps: {
   }
 
   async function remind(id: string, action: Extract<SessionAction, { type: "remind" }>) {
-    const user = action.user ?? {}
-    const body = { parts: [{ type: "text", text: action.text, synthetic: true }], ...user }
-    await client.session.promptAsync({ path: { id }, body: body as never })
+    await host.remind(id, action.text, action.user)
   }
 
   /** Takes the pending user-edit notes out of the record (under its lock), with the list they go with. */
@@ -365,8 +372,7 @@ export function trackSessions(deps: {
     if (!parentUnknown(s.state.facts)) return
     let data: Record<string, unknown> | undefined
     try {
-      const info = await withinMs(Promise.resolve(client.session.get({ path: { id: s.id } })), PARENT_WAIT_MS)
-      data = isRecord(info?.data) ? info.data : undefined
+      data = await withinMs(host.sessionInfo(s.id), PARENT_WAIT_MS)
     } catch {
       data = undefined
     }
@@ -383,13 +389,8 @@ export function trackSessions(deps: {
     const known = editAnchor(s.state.facts.rewind)
     if (known !== undefined) return known
     try {
-      const answer = await withinMs(
-        Promise.resolve(client.session.messages({ path: { id: s.id }, query: { limit: 1 } })),
-        NEWEST_WAIT_MS,
-      )
-      const last = Array.isArray(answer?.data) ? answer.data.at(-1) : undefined
-      const id = isRecord(last) && isRecord(last.info) ? last.info.id : undefined
-      if (typeof id === "string" && id !== "") await step(s, { type: "message.seen", messageID: id })
+      const id = await withinMs(host.newestMessage(s.id), NEWEST_WAIT_MS)
+      if (id !== undefined) await step(s, { type: "message.seen", messageID: id })
     } catch {
       // No answer: the edit is anchored at the newest recorded change.
     }
@@ -413,8 +414,10 @@ export function trackSessions(deps: {
     inOrder,
     step,
     update,
-    commandRan(s: Held, before, after) {
+    commandRan(s: Held, before, after, note) {
+      if (!sameList(s.list, after)) host.listChanged(s.id)
       s.list = after
+      if (note !== undefined) return note.lines.length > 0 ? step(s, editedEvent(note)) : Promise.resolve([])
       // The host mints the command's own message after this hook: the edit settles on it (rewind.ts).
       return step(s, { type: "command.ran", before, after })
     },

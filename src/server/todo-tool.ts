@@ -9,7 +9,6 @@ import { recordCall } from "../core/history/history.ts"
 import { todoPartOf } from "../core/history/rewind.ts"
 import { CARRIED_LIST_VERSION } from "../core/list/carried.ts"
 import { type ExecuteResult, execute } from "../core/list/execute.ts"
-import { isRecord } from "../core/list/result.ts"
 import { OP_NAMES, type OpName, type TodoList } from "../core/list/types.ts"
 import { TODO_TOOL } from "../core/list/words.ts"
 import { formatOutcome } from "../core/model/format.ts"
@@ -18,27 +17,17 @@ import { todoRefusal } from "../core/session/session.ts"
 import { listToasts } from "../core/session/toasts.ts"
 import { historyOf } from "../store/record.ts"
 import { type Computed, LIST_BUSY, LIST_FAILED } from "../store/store.ts"
-import { type Client, type Log, showToast } from "./output.ts"
+import type { HostPort } from "./host-port.ts"
 import type { Sessions } from "./sessions.ts"
 import { withinMs } from "./wait.ts"
 
 /** How long a call waits for the host to say which part holds it, when no event said so. */
 const PART_LOOKUP_MS = 1000
 
-/**
- * The tool part that holds call `callID` of message `messageID`, from the host (the runtime context carries
- * the call id but not the part id); undefined when the host does not answer in time.
- */
-async function lookupPart(client: Client, sessionID: string, messageID: string, callID: string) {
+/** The tool part that holds call `callID` of message `messageID`; undefined when the host does not answer in time. */
+async function lookupPart(host: HostPort, sessionID: string, messageID: string, callID: string) {
   try {
-    const answer = await withinMs(
-      Promise.resolve(client.session.message({ path: { id: sessionID, messageID } })),
-      PART_LOOKUP_MS,
-    )
-    const data: unknown = answer?.data
-    const parts: unknown[] = isRecord(data) && Array.isArray(data.parts) ? data.parts : []
-    const part = parts.find((p) => isRecord(p) && p.callID === callID && typeof p.id === "string")
-    return isRecord(part) ? (part.id as string) : undefined
+    return await withinMs(host.partOf(sessionID, messageID, callID), PART_LOOKUP_MS)
   } catch {
     return undefined
   }
@@ -77,81 +66,121 @@ export const toolArgs = {
   ops: z.array(z.unknown()).optional(),
 }
 
-export function todoTool(deps: {
-  client: Client
-  config: Config
-  sessions: Sessions
-  log: Log
-}): ToolDefinition {
-  const { client, config, sessions, log } = deps
+export interface TodoCallDeps {
+  readonly host: HostPort
+  readonly config: Config
+  readonly sessions: Sessions
+}
+
+/** Where a call sits in the conversation, as far as the host said. */
+export interface CallSite {
+  readonly messageID?: string
+  readonly callID?: string
+}
+
+/** What one call of the tool answers, whichever host asked: the text for the model and the list after it. */
+export interface TodoCallResult {
+  readonly ok: boolean
+  /** The call changed the stored list (the stale rule reads it: core/stale.ts). */
+  readonly changed: boolean
+  readonly title: string
+  readonly output: string
+  readonly list: TodoList
+}
+
+/**
+ * One call of the `todo` tool on the session's list: checks that the session may call it, runs the core once
+ * under the store's lock, records where the call sits, reports it to the session and formats the answer.
+ * Never throws for a bad call: a failure is an answer the model can act on.
+ */
+export async function runTodoCall(
+  deps: TodoCallDeps,
+  sessionID: string,
+  args: unknown,
+  site: CallSite,
+): Promise<TodoCallResult> {
+  const { host, config, sessions } = deps
   const limits = limitsOf(config)
+  const s = sessions.get(sessionID)
+  await sessions.resolveParent(s)
+  const refusal = todoRefusal(s.state.facts)
+  if (refusal !== undefined)
+    return { ok: false, changed: false, title: "todo: refused", output: refusal, list: s.list }
+  await sessions.syncFromStore(s)
+  // Where the call is in the conversation, so that an undo of its turn (or of its part) takes it back.
+  const { callID, messageID } = site
+  const call =
+    typeof callID === "string" && typeof messageID === "string"
+      ? {
+          message: messageID,
+          callID,
+          part:
+            todoPartOf(s.state.facts.rewind, callID)?.partID ??
+            (await lookupPart(host, s.id, messageID, callID)),
+        }
+      : undefined
+  // One run of the core per call: what it computed comes back with the snapshot it left.
+  const { snapshot, value: ran } = await sessions.update(s, (current): Computed<Ran> => {
+    const before = current.list
+    const result = execute(before, args, limits)
+    if (!result.ok || result.list === before) return { value: { before, result, changed: false } }
+    const recorded = recordCall(historyOf(current), call ?? { message: "", callID: "" }, result.list, limits)
+    const next = { ...current, list: recorded.list, history: recorded.history }
+    return { next, value: { before, result, changed: true, warning: recorded.warning } }
+  })
+  if (ran?.warning) host.log("warn", ran.warning)
+  // s.stamp stays the one syncFromStore took before this read; our own write moves the
+  // stamp, so the next hook reads the record once more instead of missing another writer.
+  if (snapshot.busy || ran === undefined) {
+    await sessions.step(s, { type: "todo.finished", ok: false, ops: [] })
+    // No value and not busy: the change threw, and the store said why in its warning.
+    const error = snapshot.busy ? LIST_BUSY : LIST_FAILED
+    const title = snapshot.busy ? "todo: busy" : "todo: error"
+    return { ok: false, changed: false, title, output: `Error: ${error}`, list: s.list }
+  }
+  const { before, result: outcome, changed } = ran
+  for (const toast of listToasts(before, s.list, config)) host.toast(toast, s.id)
+  // The ops as the core parsed them: a call without "op" has its op inferred from its shape.
+  await sessions.step(s, {
+    type: "todo.finished",
+    ok: outcome.ok,
+    ops: outcome.ok ? outcome.ops.map((op) => op.op) : [],
+  })
+  const output = formatOutcome(before, outcome)
+  return {
+    ok: outcome.ok,
+    changed,
+    title: outcome.ok ? output.split("\n")[0]!.slice(0, 80) : "todo: error",
+    output,
+    list: s.list,
+  }
+}
+
+/** The tool as OpenCode 1.18 registers it (the `tool` hook): zod arguments, `ctx.ask` for `todo: "ask"`. */
+export function todoTool(deps: TodoCallDeps): ToolDefinition {
   return {
     description: TOOL_DESCRIPTION,
     args: toolArgs,
     async execute(args, ctx) {
-      const s = sessions.get(ctx.sessionID)
-      await sessions.resolveParent(s)
+      const s = deps.sessions.get(ctx.sessionID)
+      await deps.sessions.resolveParent(s)
       const refusal = todoRefusal(s.state.facts)
       if (refusal !== undefined) return refusal
       // The host asks for plugin tools only when they ask: with `todo: "ask"` the user approves the call
       // first. A refusal throws the host's own error, which ends the turn as for any tool.
       if (typeof ctx.ask === "function")
         await ctx.ask({ permission: TODO_TOOL, patterns: ["*"], always: ["*"], metadata: {} })
-      await sessions.syncFromStore(s)
-      // Where the call is in the conversation, so that an undo of its turn (or of its part) takes it back.
       // The 1.18 typings omit callID, which the runtime context carries.
       const callID = (ctx as { callID?: unknown }).callID
-      const call =
-        typeof callID === "string" && typeof ctx.messageID === "string"
-          ? {
-              message: ctx.messageID,
-              callID,
-              part:
-                todoPartOf(s.state.facts.rewind, callID)?.partID ??
-                (await lookupPart(client, s.id, ctx.messageID, callID)),
-            }
-          : undefined
-      // One run of the core per call: what it computed comes back with the snapshot it left.
-      const { snapshot, value: ran } = await sessions.update(s, (current): Computed<Ran> => {
-        const before = current.list
-        const result = execute(before, args, limits)
-        if (!result.ok || result.list === before) return { value: { before, result, changed: false } }
-        const recorded = recordCall(
-          historyOf(current),
-          call ?? { message: "", callID: "" },
-          result.list,
-          limits,
-        )
-        const next = { ...current, list: recorded.list, history: recorded.history }
-        return { next, value: { before, result, changed: true, warning: recorded.warning } }
+      const r = await runTodoCall(deps, ctx.sessionID, args, {
+        ...(typeof ctx.messageID === "string" ? { messageID: ctx.messageID } : {}),
+        ...(typeof callID === "string" ? { callID } : {}),
       })
-      if (ran?.warning) log("warn", ran.warning)
-      // s.stamp stays the one syncFromStore took before this read; our own write moves the
-      // stamp, so the next hook reads the record once more instead of missing another writer.
-      if (snapshot.busy || ran === undefined) {
-        await sessions.step(s, { type: "todo.finished", ok: false, ops: [] })
-        // No value and not busy: the change threw, and the store said why in its warning.
-        const error = snapshot.busy ? LIST_BUSY : LIST_FAILED
-        return {
-          title: snapshot.busy ? "todo: busy" : "todo: error",
-          output: `Error: ${error}`,
-          metadata: { ok: false, list: s.list, version: CARRIED_LIST_VERSION },
-        } as never
-      }
-      const { before, result: outcome, changed } = ran
-      for (const toast of listToasts(before, s.list, config)) showToast(client, toast)
-      // The ops as the core parsed them: a call without "op" has its op inferred from its shape.
-      await sessions.step(s, {
-        type: "todo.finished",
-        ok: outcome.ok,
-        ops: outcome.ok ? outcome.ops.map((op) => op.op) : [],
-      })
-      const output = formatOutcome(before, outcome)
       return {
-        title: outcome.ok ? output.split("\n")[0]!.slice(0, 80) : "todo: error",
-        output,
+        title: r.title,
+        output: r.output,
         // The stale rule (core/model/stale.ts) reads `ok` (a success supersedes earlier results) and `changed` (an update).
-        metadata: { ok: outcome.ok, changed, list: s.list, version: CARRIED_LIST_VERSION },
+        metadata: { ok: r.ok, changed: r.changed, list: r.list, version: CARRIED_LIST_VERSION },
       } as never
     },
   }

@@ -13,6 +13,7 @@ import type { TodoList } from "../../src/core/list/types.ts"
 import { initialSession } from "../../src/core/session/session.ts"
 import { agentRulesSource } from "../../src/server/agent-rules.ts"
 import { decodeMessages } from "../../src/server/host-events.ts"
+import { v1Port } from "../../src/server/host-port.ts"
 import { trackSessions } from "../../src/server/sessions.ts"
 import { createStore, type Store } from "../../src/store/store.ts"
 import { fakeClient } from "../fixtures/host.ts"
@@ -49,11 +50,10 @@ function setup(options: { lockWaitMs?: number } = {}) {
   const fake = fakeClient()
   const log = (level: string, message: string) => fake.logs.push(`${level}: ${message}`)
   const sessions = trackSessions({
-    client: fake.client,
+    host: v1Port(fake.client, log),
     store: openStore(dir, options.lockWaitMs),
     config: DEFAULT_CONFIG,
-    agents: agentRulesSource(fake.client, log),
-    log,
+    agents: agentRulesSource(async () => ((await fake.client.app.agents()) as { data?: unknown })?.data, log),
   })
   return { dir, sessions, other: openStore(dir), ...fake }
 }

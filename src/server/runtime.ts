@@ -1,0 +1,194 @@
+// The server plugin's runtime, the same for every host: settings, the store, the tracked sessions, and one
+// function per thing a host tells the plugin (a prompt, a model request, a compaction, a tool that finished, a
+// /todo command, a decoded event, a todo call). Each host binding (hooks.ts for OpenCode 1.18, v2.ts for
+// OpenCode 2) decodes its host's shapes, calls these, and writes the answers back in its host's shapes; no
+// decision about the list or about when to speak is made in a binding.
+
+import { type Config, limitsOf, STORED_LIMITS } from "../core/config.ts"
+import { samePoint } from "../core/history/rewind.ts"
+import { parseSnapshot } from "../core/list/parse.ts"
+import type { TodoList } from "../core/list/types.ts"
+import type { CommandReport } from "../core/model/prompts.ts"
+import type { History, PartRef } from "../core/model/stale.ts"
+import type { HostEvent, SessionAction } from "../core/session/session.ts"
+import { todoDir } from "../shared/paths.ts"
+import { loadSettings } from "../shared/settings.ts"
+import { createStore, type Store } from "../store/store.ts"
+import type { AgentRulesSource } from "./agent-rules.ts"
+import { runCommand } from "./command-runner.ts"
+import { sawRemoved } from "./host-facts.ts"
+import type { HostPort } from "./host-port.ts"
+import type { FindOrigin } from "./origin.ts"
+import { type Sessions, type Tracked, trackSessions } from "./sessions.ts"
+import { type CallSite, runTodoCall, type TodoCallDeps, type TodoCallResult } from "./todo-tool.ts"
+
+export interface Runtime {
+  readonly config: Config
+  readonly store: Store
+  readonly sessions: Sessions
+  readonly agents: AgentRulesSource
+  /** What the tool needs, for a binding that registers it. */
+  readonly toolDeps: TodoCallDeps
+  /** A user message reached the session (a prompt, a command's, or ours): the text to attach to it, if any. */
+  prompt(sessionID: string, message: Extract<HostEvent, { type: "user.message" }>): Promise<string>
+  /**
+   * A model request is about to go out with `history`: the parts to stub (core/stale.ts) and the text to add as
+   * the newest user content of this request only, if any.
+   */
+  request(sessionID: string, history: History): Promise<{ stale: readonly PartRef[]; inject: string }>
+  /** The summarizer's request is being prepared: the context to give it, if any. */
+  compacting(sessionID: string): Promise<string>
+  /** A tool finished (any tool: the nudge counts them). */
+  toolFinished(sessionID: string, tool: string, ok: boolean): Promise<void>
+  /** Runs `/todo <text>` on the session's list in effect; the report and the list after it. */
+  command(sessionID: string, text: string): Promise<{ report: CommandReport; list: TodoList }>
+  /** One decoded host event about `sessionID`; `start` tracks a session not seen yet. */
+  event(sessionID: string, event: HostEvent, start: boolean): Promise<void>
+  /** One call of the todo tool. */
+  todoCall(sessionID: string, args: unknown, site: CallSite): Promise<TodoCallResult>
+  /** Wraps a hook so that nothing it throws reaches the host; each distinct failure is logged once. */
+  guard<A extends unknown[]>(name: string, fn: (...args: A) => Promise<void>): (...args: A) => Promise<void>
+}
+
+/** The texts of the actions of one type, as one text (each carries the marker). */
+function joined(actions: readonly SessionAction[], type: "attach" | "inject"): string {
+  const texts: string[] = []
+  for (const action of actions) if (action.type === type) texts.push(action.text)
+  return texts.join("\n\n")
+}
+
+/** Starts the runtime for one project; undefined when the settings turn the plugin off (logged). */
+export async function startRuntime(deps: {
+  directory: string
+  options: Record<string, unknown> | undefined
+  host: HostPort
+  /** Each agent's rules, read from the host. */
+  agents: (store: Store) => AgentRulesSource
+  /** Where a session with no record starts (origin.ts on 1.18, the fork event on 2). */
+  findOrigin?: (store: Store, config: Config) => FindOrigin | undefined
+}): Promise<Runtime | undefined> {
+  const { host, directory } = deps
+  const { log } = host
+  const settings = await loadSettings({ directory, options: deps.options })
+  for (const warning of settings.warnings) log("warn", warning)
+  const config: Config = settings.config
+  if (!config.enabled) {
+    if (settings.disabled) log("info", settings.disabled)
+    return undefined
+  }
+  const limits = limitsOf(config)
+  const store: Store = createStore({
+    dir: todoDir(),
+    parse: (raw) => parseSnapshot(raw, STORED_LIMITS),
+    warn: (message) => {
+      log("warn", message)
+      // The store reports each problem once, and storage toasts show even with `toasts` off.
+      host.toast({ title: "Todo storage", message, variant: "warning" })
+    },
+  })
+  const agents = deps.agents(store)
+  const findOrigin = deps.findOrigin?.(store, config)
+  const sessions = trackSessions({ host, store, config, agents, ...(findOrigin ? { findOrigin } : {}) })
+  const { step, syncFromStore, resolveParent } = sessions
+  const toolDeps: TodoCallDeps = { host, config, sessions }
+
+  function guard<A extends unknown[]>(name: string, fn: (...args: A) => Promise<void>) {
+    return async (...args: A) => {
+      try {
+        await fn(...args)
+      } catch (error) {
+        log("error", `${name} failed: ${error instanceof Error ? error.message : String(error)}`)
+      }
+    }
+  }
+
+  /** One host event, in its turn (`inOrder`). */
+  async function follow(s: Tracked, hostEvent: HostEvent): Promise<void> {
+    if (hostEvent.type === "session.idle") {
+      await syncFromStore(s)
+      await resolveParent(s)
+    }
+    // What the host says is kept first: the list in effect is worked out from it (core/history/effect.ts).
+    if (hostEvent.type === "session.updated") s.host.revert = hostEvent.revert
+    if (hostEvent.type === "message.removed")
+      sawRemoved(
+        s.host,
+        hostEvent.partID === undefined
+          ? { message: hostEvent.messageID }
+          : { message: hostEvent.messageID, part: hostEvent.partID },
+      )
+    // Notes queued before an undo describe what it takes back: they are read before it is followed. The
+    // record is read (a stat when unchanged) before the revert it holds is compared with the host's.
+    const rewinding = hostEvent.type === "message.removed" || hostEvent.type === "session.updated"
+    if (rewinding) await syncFromStore(s)
+    await step(s, hostEvent)
+    // The record may hold a revert this process never saw (another window's undo, one made before a restart):
+    // the event is the moment to bring it to what the host says, whatever this process saw before.
+    if (rewinding && !samePoint(s.storedRevert ?? null, s.host.revert ?? null)) await sessions.agree(s)
+  }
+
+  return {
+    config,
+    store,
+    sessions,
+    agents,
+    toolDeps,
+    guard,
+
+    async prompt(sessionID, message) {
+      const s = sessions.get(sessionID)
+      let text = ""
+      await sessions.inOrder(s, async () => {
+        await syncFromStore(s)
+        await resolveParent(s)
+        await agents.awaitBriefly()
+        text = joined(await step(s, message), "attach")
+      })
+      return text
+    },
+
+    async request(sessionID, history) {
+      const s = sessions.get(sessionID)
+      await syncFromStore(s)
+      // Our stale notices and superseded todo results go out as a one-line stub (request only).
+      const stubs = sessions.stubs(s, history)
+      return { stale: stubs.stale, inject: joined(await step(s, { type: "model.request" }), "inject") }
+    },
+
+    async compacting(sessionID) {
+      const s = sessions.get(sessionID)
+      await syncFromStore(s)
+      return joined(await step(s, { type: "compacting" }), "inject")
+    },
+
+    async toolFinished(sessionID, tool, ok) {
+      await step(sessions.get(sessionID), { type: "tool.finished", tool, ok })
+    },
+
+    async command(sessionID, text) {
+      const s = sessions.get(sessionID)
+      let out: { report: CommandReport; list: TodoList } = { report: {}, list: s.list }
+      await sessions.inOrder(s, async () => {
+        await syncFromStore(s)
+        // The host runs the command before it commits a pending undo: the command sees the reverted list.
+        const before = s.list
+        out = await runCommand({ store, directory, limits }, s.id, before, text, await sessions.editAnchor(s))
+        // The host mints the command's own message after this: the edit settles on it (rewind.ts).
+        await sessions.commandRan(s, before, out.list)
+      })
+      return out
+    },
+
+    async event(sessionID, hostEvent, start) {
+      // A session's creation or removal starts tracking it (the binding says so), and so does a change of a
+      // session with a record (a redo after a restart); other events about unknown sessions are not ours.
+      const tracks =
+        start || (hostEvent.type === "session.updated" && (await store.stamp(sessionID)) !== undefined)
+      const s = tracks ? sessions.get(sessionID) : sessions.find(sessionID)
+      if (!s) return
+      await sessions.inOrder(s, () => follow(s, hostEvent))
+    },
+
+    todoCall: (sessionID, args, site) => runTodoCall(toolDeps, sessionID, args, site),
+  }
+}
