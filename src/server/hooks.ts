@@ -3,9 +3,6 @@
 // hands it to the host-neutral runtime (runtime.ts), then writes its answers back in 1.18's shapes. No
 // decision about when to speak is made here.
 
-import { existsSync } from "node:fs"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
 import type { Hooks, Plugin } from "@opencode-ai/plugin"
 import { limitsOf } from "../core/config.ts"
 import { CARRIED_LIST_VERSION, COMMAND_PART_KEY } from "../core/list/carried.ts"
@@ -26,15 +23,8 @@ import { v1Port } from "./host-port.ts"
 import { originFinder, sourceAtFork } from "./origin.ts"
 import { makeLogger } from "./output.ts"
 import { startRuntime } from "./runtime.ts"
+import { SKILLS_DIR } from "./skills-dir.ts"
 import { todoTool } from "./todo-tool.ts"
-
-// The package's skills folder: beside dist/ when built (dist/server.mjs), two levels up when the source
-// runs directly (src/server/hooks.ts, in tests).
-const HERE = dirname(fileURLToPath(import.meta.url))
-const SKILLS_DIR =
-  [join(HERE, "..", "skills"), join(HERE, "..", "..", "skills")].find((dir) =>
-    existsSync(join(dir, "todo-discipline")),
-  ) ?? join(HERE, "..", "skills")
 
 export { toolArgs } from "./todo-tool.ts"
 

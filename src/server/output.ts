@@ -9,22 +9,38 @@ export type Client = PluginInput["client"]
 
 export type Log = (level: "warn" | "error" | "info", message: string) => void
 
-/** Logs through the host, each distinct message once (the set is bounded so a flood cannot grow it). */
-export function makeLogger(client: Client): Log {
+/** A log that passes each distinct message to `write` once (the set is bounded so a flood cannot grow it). */
+export function onceLogger(write: (level: "warn" | "error" | "info", message: string) => void): Log {
   const seen = new Set<string>()
   return (level, message) => {
     const key = `${level}:${message}`
     if (seen.has(key)) return
     if (seen.size > 500) seen.clear()
     seen.add(key)
-    const fallback = () => process.stderr.write(`[${PLUGIN_ID}] ${level}: ${message}\n`)
+    write(level, message)
+  }
+}
+
+/** Writes to stderr (never stdout, which may be the host's protocol channel). */
+export function stderrLog(level: "warn" | "error" | "info", message: string): void {
+  try {
+    process.stderr.write(`[${PLUGIN_ID}] ${level}: ${message}\n`)
+  } catch {
+    // Nowhere left to say it.
+  }
+}
+
+/** Logs through the host, each distinct message once; stderr when the host cannot take it. */
+export function makeLogger(client: Client): Log {
+  return onceLogger((level, message) => {
+    const fallback = () => stderrLog(level, message)
     try {
       const pending = client.app.log({ body: { service: PLUGIN_ID, level, message } })
       Promise.resolve(pending).catch(fallback)
     } catch {
       fallback()
     }
-  }
+  })
 }
 
 /**

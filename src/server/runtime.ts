@@ -40,8 +40,17 @@ export interface Runtime {
   compacting(sessionID: string): Promise<string>
   /** A tool finished (any tool: the nudge counts them). */
   toolFinished(sessionID: string, tool: string, ok: boolean): Promise<void>
-  /** Runs `/todo <text>` on the session's list in effect; the report and the list after it. */
-  command(sessionID: string, text: string): Promise<{ report: CommandReport; list: TodoList }>
+  /**
+   * Runs `/todo <text>` on the session's list in effect; the report and the list after it. `ownMessage`: the host
+   * mints a message for the command right after it (1.18), on which its edit settles and whose reply tells the
+   * model; without one (OpenCode 2 runs it with no turn) the edit is placed like a TUI edit and the model is told
+   * on its next request, as for one.
+   */
+  command(
+    sessionID: string,
+    text: string,
+    options?: { readonly ownMessage?: boolean },
+  ): Promise<{ report: CommandReport; list: TodoList }>
   /** One decoded host event about `sessionID`; `start` tracks a session not seen yet. */
   event(sessionID: string, event: HostEvent, start: boolean): Promise<void>
   /** One call of the todo tool. */
@@ -165,7 +174,7 @@ export async function startRuntime(deps: {
       await step(sessions.get(sessionID), { type: "tool.finished", tool, ok })
     },
 
-    async command(sessionID, text) {
+    async command(sessionID, text, options) {
       const s = sessions.get(sessionID)
       let out: { report: CommandReport; list: TodoList } = { report: {}, list: s.list }
       await sessions.inOrder(s, async () => {
@@ -173,8 +182,18 @@ export async function startRuntime(deps: {
         // The host runs the command before it commits a pending undo: the command sees the reverted list.
         const before = s.list
         out = await runCommand({ store, directory, limits }, s.id, before, text, await sessions.editAnchor(s))
-        // The host mints the command's own message after this: the edit settles on it (rewind.ts).
-        await sessions.commandRan(s, before, out.list)
+        const { report } = out
+        // Without a message of its own (OpenCode 2) the change is told as a user edit; else it settles on
+        // the command's message, which the host mints after this (rewind.ts).
+        const note =
+          options?.ownMessage === false
+            ? {
+                lines: report.lines ?? [],
+                removed: report.removed ?? [],
+                ...(report.removedPhases ? { removedPhases: report.removedPhases } : {}),
+              }
+            : undefined
+        await sessions.commandRan(s, before, out.list, note)
       })
       return out
     },

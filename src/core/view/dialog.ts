@@ -9,6 +9,7 @@ import { counts, countTasks, taskCount } from "../list/queries.ts"
 import { displayWidth, fitText } from "../list/text-width.ts"
 import type { Op, TaskStatus, TodoList } from "../list/types.ts"
 import { neutralize, preview, progressText, STATUS_GLYPHS, STATUS_WORDS } from "../list/words.ts"
+import type { CommandReport } from "../model/prompts.ts"
 import type { Variant } from "../session/toasts.ts"
 
 /**
@@ -394,4 +395,19 @@ export function saveDecision(input: {
       },
     }
   return { kind: "save", headline: REPLACE_HEADLINES.edit }
+}
+
+/**
+ * What the person who ran `/todo <verb> …` is told when the host shows no reply of its own (OpenCode 2 runs the
+ * command without a model turn): the error, the change as a change toast words it, or what the command produced.
+ */
+export function commandOutcomeText(report: CommandReport, list: TodoList): ToastText {
+  if (report.error !== undefined) return { variant: "error", message: report.error }
+  const lines = report.lines ?? []
+  if (lines.length > 0) return changeToast({ lines, list: report.list ?? list })
+  const what =
+    report.action === undefined
+      ? `Showing ${report.shown ?? "the todo list"}.`
+      : `${report.action[0]?.toUpperCase() ?? ""}${report.action.slice(1)}.`
+  return { variant: "info", message: report.output === undefined ? what : `${what}\n${report.output}` }
 }

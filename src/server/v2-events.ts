@@ -1,0 +1,305 @@
+// Decodes what OpenCode 2 sends into the core's values: its bus events (`{ type, data }`) into HostEvent, the
+// messages of a model request (`{ role, content: [...] }`) into the history the stale rule reads, its agents'
+// rules and its session info into the shapes the 1.18 decoders already read; and writes stubs and our notices
+// back into a request. Shapes are read defensively and nothing here throws.
+//
+// Host facts (anomalyco/opencode, read, not run):
+// - Event names and payloads: packages/schema/src/session-event.ts@03130971 (session.execution.*, session.step.*,
+//   session.text.ended, session.input.admitted, session.revert.staged|cleared|committed, session.forked,
+//   session.deleted, session.compaction.ended); packages/schema/src/permission.ts@047544f0 and question.ts@29df7523
+//   (permission.v2.asked|replied, question.v2.asked|replied|rejected); the payload sits in `data`
+//   (packages/plugin/src/promise/adapter.ts@07bc181c encodes each event with the host's event schema).
+// - Revert state `{ messageID, partID? }`: packages/schema/src/revert.ts@9e3d245c; session info `parentID`,
+//   `revert`: packages/schema/src/session.ts@06f9d1a6.
+// - Agent rules `{ action, resource, effect }` under `permissions`, agents named by `id`:
+//   packages/schema/src/agent.ts@3ece701d, permission.ts@047544f0.
+// - Request messages: packages/ai/src/schema/messages.ts@2b33fbee (roles system|user|assistant|tool; tool-call
+//   `{ id, name, input }` in assistant messages, tool-result `{ id, name, result: { type, value } }` in tool
+//   messages; an optional message `id`).
+
+import type { Point } from "../core/history/history.ts"
+import { isRecord } from "../core/list/result.ts"
+import { TODO_TOOL } from "../core/list/words.ts"
+import {
+  type History,
+  type HistoryMessage,
+  type HistoryPart,
+  type PartRef,
+  stubText,
+} from "../core/model/stale.ts"
+import type { HostEvent } from "../core/session/session.ts"
+import { hostRevert } from "../core/view/tui-protocol.ts"
+
+export type V2Decoded =
+  | { readonly kind: "events"; readonly sessionID: string; readonly events: readonly HostEvent[] }
+  | {
+      readonly kind: "forked"
+      readonly sessionID: string
+      readonly parentID: string
+      readonly from?: string
+    }
+  | undefined
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined
+}
+
+function about(sessionID: unknown, ...events: HostEvent[]): V2Decoded {
+  const id = text(sessionID)
+  return id === undefined ? undefined : { kind: "events", sessionID: id, events }
+}
+
+/** A revert state as the host sends it (`{ messageID, partID? }`, as 1.18's), as the core's point. */
+export function v2Point(revert: unknown): Point | undefined {
+  return hostRevert({ revert })
+}
+
+/**
+ * One event of the host's bus. `rulesOf` gives the session's own rules as the core last knew them: a revert
+ * event says nothing about rules, and the core's session.updated carries both.
+ */
+export function decodeV2Event(raw: unknown, rulesOf: (sessionID: string) => HostEvent[]): V2Decoded {
+  if (!isRecord(raw) || typeof raw.type !== "string") return undefined
+  const data = isRecord(raw.data) ? raw.data : isRecord(raw.properties) ? raw.properties : {}
+  const sessionID = data.sessionID
+  switch (raw.type) {
+    case "session.created": {
+      const info = isRecord(data.info) ? data.info : data
+      const id = text(info.id) ?? text(sessionID)
+      const parentID = text(info.parentID)
+      return about(id, { type: "session.created", ...(parentID ? { parentID } : {}) })
+    }
+    case "session.deleted":
+      return about(sessionID, { type: "session.deleted" })
+    case "session.forked": {
+      const id = text(sessionID)
+      const parentID = text(data.parentID)
+      if (id === undefined || parentID === undefined) return undefined
+      const from = text(data.from)
+      return { kind: "forked", sessionID: id, parentID, ...(from ? { from } : {}) }
+    }
+    case "session.input.admitted":
+      return text(data.inputID)
+        ? about(sessionID, { type: "message.seen", messageID: data.inputID as string })
+        : undefined
+    case "session.step.started": {
+      const messageID = text(data.assistantMessageID)
+      return messageID
+        ? about(sessionID, { type: "assistant.updated", messageID, endedOnToolCalls: false })
+        : undefined
+    }
+    case "session.step.ended": {
+      const messageID = text(data.assistantMessageID)
+      return messageID
+        ? about(sessionID, {
+            type: "assistant.updated",
+            messageID,
+            endedOnToolCalls: data.finish === "tool-calls" || data.finish === "tool_calls",
+          })
+        : undefined
+    }
+    case "session.step.failed": {
+      const messageID = text(data.assistantMessageID)
+      return messageID
+        ? about(sessionID, { type: "assistant.updated", messageID, endedOnToolCalls: false, error: "failed" })
+        : undefined
+    }
+    case "session.text.ended": {
+      const messageID = text(data.assistantMessageID)
+      return messageID && typeof data.text === "string"
+        ? about(sessionID, { type: "part.text", messageID, text: data.text })
+        : undefined
+    }
+    // The turn is over: the host's idle.
+    case "session.execution.succeeded":
+      return about(sessionID, { type: "session.idle" })
+    case "session.execution.failed":
+      return about(sessionID, { type: "session.error", aborted: false }, { type: "session.idle" })
+    case "session.execution.interrupted":
+      return about(
+        sessionID,
+        // Only the user's stop is the user taking over; a shutdown or a newer input is not.
+        { type: "session.error", aborted: data.reason === "user" },
+        { type: "session.idle" },
+      )
+    case "session.compaction.ended":
+      return about(sessionID, { type: "session.compacted" })
+    case "session.revert.staged": {
+      const id = text(sessionID)
+      const point = v2Point(data.revert)
+      if (id === undefined || point === undefined) return undefined
+      return about(id, ...withRevert(rulesOf(id), point))
+    }
+    case "session.revert.cleared": {
+      const id = text(sessionID)
+      return id === undefined ? undefined : about(id, ...withRevert(rulesOf(id), null))
+    }
+    case "session.revert.committed": {
+      const id = text(sessionID)
+      const to = text(data.to)
+      if (id === undefined || to === undefined) return undefined
+      // The messages from `to` on are gone: the core commits at the first removal, then the revert is cleared.
+      return about(id, { type: "message.removed", messageID: to }, ...withRevert(rulesOf(id), null))
+    }
+    case "permission.asked":
+    case "permission.v2.asked":
+    case "question.asked":
+    case "question.v2.asked":
+      return text(data.id) ? about(sessionID, { type: "ask.opened", id: data.id as string }) : undefined
+    case "permission.replied":
+    case "permission.v2.replied":
+    case "question.replied":
+    case "question.v2.replied":
+    case "question.rejected":
+    case "question.v2.rejected": {
+      const id = text(data.requestID) ?? text(data.id)
+      return id ? about(sessionID, { type: "ask.closed", id }) : undefined
+    }
+    default:
+      return undefined
+  }
+}
+
+/** A session.updated for the core: the rules it already had, and the revert now in effect. */
+function withRevert(rules: HostEvent[], revert: Point | null): HostEvent[] {
+  const known = rules.find((e) => e.type === "session.updated")
+  const kept = known?.type === "session.updated" ? known.rules : []
+  return [{ type: "session.updated", rules: kept, revert }]
+}
+
+/** The host's agent list in 1.18's shape (`[{ name, permission: [{ permission, pattern, action }] }]`). */
+export function v2AgentRules(raw: unknown): unknown[] | undefined {
+  const list = Array.isArray(raw) ? raw : isRecord(raw) && Array.isArray(raw.data) ? raw.data : undefined
+  if (list === undefined) return undefined
+  return list.flatMap((agent) => {
+    if (!isRecord(agent)) return []
+    const name = text(agent.id) ?? text(agent.name)
+    const rules = Array.isArray(agent.permissions) ? agent.permissions : undefined
+    if (name === undefined || rules === undefined) return []
+    const permission = rules.flatMap((rule) =>
+      isRecord(rule) ? [{ permission: rule.action, pattern: rule.resource, action: rule.effect }] : [],
+    )
+    return [{ name, permission }]
+  })
+}
+
+/**
+ * The session's info in the shape the 1.18 decoders read: its id, its parent and its revert. A fork names its
+ * source as `parentID` in the fork event; `forkOf` is that source, which is not a parent (a fork is no subagent).
+ */
+export function v2SessionInfo(raw: unknown, forkOf: string | undefined): Record<string, unknown> | undefined {
+  const info = isRecord(raw) && isRecord(raw.data) ? raw.data : raw
+  if (!isRecord(info)) return undefined
+  const parentID = text(info.parentID)
+  return {
+    ...(text(info.id) ? { id: info.id } : {}),
+    ...(parentID !== undefined && parentID !== forkOf ? { parentID } : {}),
+    ...(isRecord(info.revert) ? { revert: info.revert } : {}),
+    ...(text(info.agent) ? { agent: info.agent } : {}),
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// A model request's messages
+
+interface V2Part {
+  type?: unknown
+  id?: unknown
+  name?: unknown
+  input?: unknown
+  text?: unknown
+  result?: unknown
+  metadata?: unknown
+}
+
+function partsOf(message: unknown): V2Part[] {
+  return isRecord(message) && Array.isArray(message.content) ? (message.content as V2Part[]) : []
+}
+
+function roleOf(message: unknown): string {
+  return isRecord(message) && typeof message.role === "string" ? message.role : "unknown"
+}
+
+/** What a todo result says of itself: the metadata our tool returns, else the result's own text. */
+function resultMetadata(part: V2Part): unknown {
+  if (isRecord(part.metadata) && typeof part.metadata.ok === "boolean") return part.metadata
+  const result = isRecord(part.result) ? part.result : {}
+  if (result.type === "error") return undefined
+  const value = typeof result.value === "string" ? result.value : ""
+  return { ok: !value.startsWith("Error") }
+}
+
+/**
+ * The messages of a request as the stale rule reads them. A tool message's results count as the assistant's
+ * (1.18 keeps a call and its result in one part of the assistant message); a message without an id is named
+ * by its place and role, so a cut history still reads as changed.
+ */
+export function v2History(messages: readonly unknown[]): History {
+  const inputs = new Map<string, unknown>()
+  const id = (index: number) => {
+    const message = messages[index]
+    const own = isRecord(message) ? text(message.id) : undefined
+    return own ?? `v2:${index}:${roleOf(message)}:${partsOf(message).length}`
+  }
+  return {
+    length: messages.length,
+    id,
+    at(index): HistoryMessage {
+      const message = messages[index]
+      const role = roleOf(message)
+      const parts: HistoryPart[] = partsOf(message).map((part, i) => {
+        const partID = text(part.id) ?? `${id(index)}:${i}`
+        if (part.type === "tool-call" && typeof part.name === "string") {
+          inputs.set(partID, part.input)
+          return { id: `call:${partID}`, type: "tool-call", tool: part.name }
+        }
+        if (part.type === "tool-result" && typeof part.name === "string")
+          return {
+            id: partID,
+            type: "tool",
+            tool: part.name,
+            status: isRecord(part.result) && part.result.type === "error" ? "error" : "completed",
+            input: inputs.get(partID),
+            metadata: part.name === TODO_TOOL ? resultMetadata(part) : undefined,
+          }
+        return {
+          id: partID,
+          type: typeof part.type === "string" ? part.type : "unknown",
+          ...(typeof part.text === "string" ? { text: part.text } : {}),
+        }
+      })
+      return { id: id(index), role: role === "tool" ? "assistant" : role, parts }
+    },
+  }
+}
+
+/** Puts each stubbed todo result's stub in place of its result, in place (the request only; the host keeps its own). */
+export function applyV2Stubs(messages: readonly unknown[], refs: readonly PartRef[]): void {
+  for (const ref of refs) {
+    if (ref.kind === "notice") continue
+    const part = partsOf(messages[ref.index]).find(
+      (p) => p.type === "tool-result" && (text(p.id) ?? "") === ref.partID,
+    )
+    if (part) part.result = { type: "text", value: stubText(ref.kind) }
+  }
+}
+
+/**
+ * Adds `notice` as the newest user content of this request only: to the last message when it is the user's,
+ * else as a new user message built the way the host built its others.
+ */
+export function injectV2(messages: unknown[], notice: string): void {
+  const last = messages.at(-1)
+  const part = { type: "text", text: notice }
+  if (roleOf(last) === "user" && isRecord(last) && Array.isArray(last.content)) {
+    last.content.push(part)
+    return
+  }
+  const fresh = { role: "user", content: [part] }
+  try {
+    const Make = isRecord(last) ? (last.constructor as new (input: unknown) => unknown) : undefined
+    messages.push(Make && Make !== Object ? new Make(fresh) : fresh)
+  } catch {
+    messages.push(fresh)
+  }
+}

@@ -1,0 +1,545 @@
+// The server plugin's binding to OpenCode 2 (`setup(ctx)`): the `todo` tool through the tool registry, `/todo`
+// through the command registry (no model turn; the person who typed it is answered over RPC), the
+// todo-discipline skill through the skill registry, the session's prompt, context and compaction hooks, its
+// event stream, and the RPC the TUI plugin talks to (src/shared/v2-rpc.ts). Everything decided is decided by the
+// same runtime as on 1.18 (runtime.ts); the list lives in the same shared file store.
+//
+// Every capability is probed before use: one the host lacks is logged once and the rest goes on. A context with
+// no tool registry or no session hooks is not OpenCode 2 (1.x hosts that call `setup` pass a partial context of
+// that kind): nothing is registered there, so the `server` entry that host also loads is the only one at work.
+//
+// Host facts (anomalyco/opencode, read, not run; the pinned @opencode-ai/plugin 1.18.33 types lack these domains):
+// - The context's domains and how each registration is made: packages/plugin/src/promise/adapter.ts@07bc181c
+//   (tool.transform editor `add`, tool.hook, command.transform editor `add`, skill.transform, session.hook,
+//   session.synthetic/get/context, event.subscribe, agent.list, rpc.register, location, options);
+//   packages/plugin/src/promise/plugin.ts@0ef9ef4b (`setup` may return a cleanup).
+// - Tool info `{ name, description, input, options: { permission, codemode } }`; raw JSON Schema input is passed
+//   through unvalidated; a result is `{ content, metadata }`, and one with `output` but no output schema dies:
+//   packages/schema/src/tool.ts@0f131b3e, packages/core/src/tool/runtime.ts@0ad62326. The adapter runs a plugin
+//   tool in Effect.promise, so a throw would be a defect: errors are returned as results.
+// - A command's `execute({ sessionID, messageID, prompt, delivery })` returning nothing is an immediate outcome
+//   with no model turn: packages/core/src/command.ts@35952d99, packages/plugin/src/promise/command.ts@35952d99.
+// - Skill info `{ id, name, description, location, content }`: packages/schema/src/skill.ts@30892a7b;
+//   editor `add`: packages/plugin/src/promise/skill.ts@10863ceb.
+// - Session hooks `prompt { sessionID, messageID, prompt }`, `context { sessionID, agent, model, kind, system,
+//   messages, tools }`, `compaction` (the same): packages/plugin/src/promise/session.ts@03545fd3.
+
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { z } from "zod"
+import { type Config, limitsOf } from "../core/config.ts"
+import type { Origin } from "../core/history/fork.ts"
+import { historyFrom, listForCopy } from "../core/history/history.ts"
+import { COMMAND_DESCRIPTION } from "../core/list/command.ts"
+import { isRecord } from "../core/list/result.ts"
+import { TODO_TOOL } from "../core/list/words.ts"
+import { type PromptFamily, steeringOn, steerSystemPrompt } from "../core/model/host-prompt.ts"
+import { TOOL_DESCRIPTION } from "../core/model/prompts.ts"
+import { commandOutcomeText } from "../core/view/dialog.ts"
+import { CARRIED_LIST_VERSION } from "../core/view/tui-protocol.ts"
+import { TODO_RPC, type TodoRpcEvents } from "../shared/v2-rpc.ts"
+import { historyOf } from "../store/record.ts"
+import type { Store } from "../store/store.ts"
+import { agentRulesSource } from "./agent-rules.ts"
+import type { HostPort } from "./host-port.ts"
+import { type Log, onceLogger, stderrLog } from "./output.ts"
+import { type Runtime, startRuntime } from "./runtime.ts"
+import { SKILLS_DIR } from "./skills-dir.ts"
+import { toolArgs } from "./todo-tool.ts"
+import { applyV2Stubs, decodeV2Event, injectV2, v2AgentRules, v2History, v2SessionInfo } from "./v2-events.ts"
+import { withinMs } from "./wait.ts"
+
+/** How long the first sight of a session may wait for the host to say whether it is new. */
+const FIRST_SIGHT_MS = 2_000
+
+type Fn = (...args: never[]) => unknown
+interface Registration {
+  readonly dispose?: () => Promise<void> | void
+}
+interface RpcRegistration extends Registration {
+  readonly events?: { readonly emit?: (name: string, data: unknown) => Promise<void> | void }
+}
+
+/**
+ * The part of OpenCode 2's plugin context this binding uses, every member optional: the binding probes each one.
+ * Written here from the source (the installed typings are 1.18's partial context).
+ */
+export interface V2Context {
+  readonly options?: Record<string, unknown>
+  readonly location?: { readonly directory?: string }
+  readonly tool?: { readonly transform?: Fn; readonly hook?: Fn }
+  readonly command?: { readonly transform?: Fn }
+  readonly skill?: { readonly transform?: Fn }
+  readonly session?: {
+    readonly hook?: Fn
+    readonly synthetic?: Fn
+    readonly get?: Fn
+    readonly context?: Fn
+  }
+  readonly event?: { readonly subscribe?: Fn }
+  readonly agent?: { readonly list?: Fn }
+  readonly rpc?: { readonly register?: Fn }
+}
+
+/** The tool's input, as JSON Schema: the same schema the 1.18 tool declares, converted once. */
+export const TOOL_INPUT_SCHEMA: Record<string, unknown> = (() => {
+  const { $schema: _, ...schema } = z.toJSONSchema(z.object(toolArgs)) as Record<string, unknown>
+  return schema
+})()
+
+/** The skill's name, description and body from its SKILL.md (the host has no skills-path hook on 2). */
+export function readSkill(
+  dir = SKILLS_DIR,
+): { name: string; description: string; content: string } | undefined {
+  try {
+    const raw = readFileSync(join(dir, "todo-discipline", "SKILL.md"), "utf8")
+    const match = /^---\n([\s\S]*?)\n---\n?([\s\S]*)$/.exec(raw)
+    if (!match) return undefined
+    const field = (name: string) => new RegExp(`^${name}:\\s*(.+)$`, "m").exec(match[1]!)?.[1]?.trim()
+    const name = field("name")
+    const description = field("description")
+    if (!name || !description) return undefined
+    return { name, description, content: match[2]!.trim() }
+  } catch {
+    return undefined
+  }
+}
+
+function fn(value: unknown): value is Fn {
+  return typeof value === "function"
+}
+
+/** The messages a session.context answer holds, however the host wraps them; undefined when it does not say. */
+function messagesOf(answer: unknown): unknown[] | undefined {
+  if (Array.isArray(answer)) return answer
+  if (!isRecord(answer)) return undefined
+  if (Array.isArray(answer.messages)) return answer.messages
+  if (isRecord(answer.data)) return messagesOf(answer.data)
+  return Array.isArray(answer.data) ? answer.data : undefined
+}
+
+function modelIds(model: unknown): { modelId: string; providerId: string } {
+  const m = isRecord(model) ? model : {}
+  const id = m.modelID ?? m.id ?? (isRecord(m.api) ? m.api.id : undefined)
+  return {
+    modelId: typeof id === "string" ? id : "",
+    providerId: typeof m.providerID === "string" ? m.providerID : "",
+  }
+}
+
+/** The OpenCode 2 entry: `setup(ctx)`. Resolves to a cleanup, or to nothing when the host is not OpenCode 2. */
+export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)) {
+  const ctx: V2Context = isRecord(context) ? (context as V2Context) : {}
+  if (!fn(ctx.tool?.transform) || !fn(ctx.session?.hook)) {
+    log(
+      "info",
+      "this host's plugin context has no tool registry or session hooks (not OpenCode 2): the OpenCode 2 entry registers nothing",
+    )
+    return undefined
+  }
+  const lacks = (what: string, effect: string) => log("warn", `OpenCode 2 host without ${what}: ${effect}`)
+  const registrations: Registration[] = []
+  const stop = new AbortController()
+  let rpc: RpcRegistration | undefined
+  /** Fork events by fork id: where each fork starts from. */
+  const forks = new Map<string, { parentID: string; from?: string }>()
+  /** The agent each session was last seen with (its prompt carries none). */
+  const agentOf = new Map<string, string>()
+  /** The text the core attached to each session's prompt, told with every request of that turn. */
+  const attached = new Map<string, string>()
+
+  function emit<K extends keyof TodoRpcEvents>(name: K, data: TodoRpcEvents[K]): void {
+    const send = rpc?.events?.emit
+    if (!fn(send)) {
+      lacks("plugin RPC", `the ${name} events for the TUI are not sent`)
+      return
+    }
+    try {
+      Promise.resolve(send(name as never, data as never)).catch((error: unknown) =>
+        log("warn", `RPC event ${name} failed: ${error instanceof Error ? error.message : String(error)}`),
+      )
+    } catch (error) {
+      log("warn", `RPC event ${name} failed: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+
+  const session = ctx.session ?? {}
+  const host: HostPort = {
+    log,
+    toast: (toast, sessionID) => emit("notice", { ...(sessionID ? { sessionID } : {}), ...toast }),
+    async remind(sessionID, text) {
+      if (!fn(session.synthetic)) return lacks("session.synthetic", "no completion reminder is sent")
+      // A synthetic message that starts a turn; the session keeps its agent and model on 2.
+      await session.synthetic({ sessionID, text, resume: true } as never)
+    },
+    async sessionInfo(sessionID) {
+      if (!fn(session.get)) return undefined
+      return v2SessionInfo(await session.get({ sessionID } as never), forks.get(sessionID)?.parentID)
+    },
+    async newestMessage(sessionID) {
+      if (!fn(session.context)) return undefined
+      const messages = messagesOf(await session.context({ sessionID } as never)) ?? []
+      for (let i = messages.length - 1; i >= 0; i--) {
+        const m = messages[i]
+        const id = isRecord(m) ? (m.id ?? (isRecord(m.info) ? m.info.id : undefined)) : undefined
+        if (typeof id === "string" && id !== "") return id
+      }
+      return undefined
+    },
+    // Messages on 2 have no part ids of their own: a call is anchored at its message.
+    partOf: async () => undefined,
+    listChanged: (sessionID) => emit("changed", { sessionID }),
+  }
+
+  const started = await startRuntime({
+    directory: ctx.location?.directory ?? process.cwd(),
+    options: ctx.options,
+    host,
+    agents: () =>
+      agentRulesSource(async () => {
+        const list = ctx.agent?.list
+        return fn(list) ? v2AgentRules(await list()) : undefined
+      }, log),
+    findOrigin: (store, config) => (id) => forkOrigin(store, config, forks.get(id)),
+  })
+  if (!started) return undefined
+  const runtime: Runtime = started
+  const { config, sessions } = runtime
+
+  async function register(what: string, effect: string, make: () => unknown): Promise<void> {
+    try {
+      const registration = await make()
+      if (isRecord(registration)) registrations.push(registration as Registration)
+    } catch (error) {
+      lacks(what, `${effect} (${error instanceof Error ? error.message : String(error)})`)
+    }
+  }
+
+  // RPC first: the other registrations may speak through it.
+  const rpcRegister = ctx.rpc?.register
+  if (fn(rpcRegister))
+    await register("plugin RPC", "the TUI cannot reach the server", async () => {
+      rpc = (await rpcRegister(TODO_RPC as never, rpcHandlers(runtime) as never)) as RpcRegistration
+      return rpc
+    })
+  else lacks("plugin RPC", "the TUI gets no toasts or replies from the server")
+
+  await register("a tool registry", "no todo tool", () =>
+    (ctx.tool!.transform as Fn)(((editor: { add?: Fn }) => {
+      if (!fn(editor?.add)) return lacks("a tool editor with add()", "no todo tool")
+      editor.add(todoToolInfo(runtime) as never)
+    }) as never),
+  )
+
+  const toolHook = ctx.tool?.hook
+  if (fn(toolHook))
+    await register("tool hooks", "the mid-run nudge counts no tool calls", () =>
+      toolHook(
+        "execute.after" as never,
+        (async (event: unknown) => {
+          if (!isRecord(event) || typeof event.sessionID !== "string" || typeof event.tool !== "string")
+            return
+          await runtime.guard("tool.execute.after", () =>
+            runtime.toolFinished(event.sessionID as string, event.tool as string, event.status !== "error"),
+          )()
+        }) as never,
+      ),
+    )
+  else lacks("tool hooks", "the mid-run nudge counts no tool calls")
+
+  const commandTransform = ctx.command?.transform
+  if (fn(commandTransform))
+    await register("a command registry", "no /todo command", () =>
+      commandTransform(((editor: { add?: Fn }) => {
+        if (!fn(editor?.add)) return lacks("a command editor with add()", "no /todo command")
+        editor.add({
+          name: "todo",
+          description: COMMAND_DESCRIPTION,
+          execute: todoCommand(runtime, emit),
+        } as never)
+      }) as never),
+    )
+  else lacks("a command registry", "no /todo command")
+
+  const skill = readSkill()
+  const skillTransform = ctx.skill?.transform
+  if (!skill) log("warn", "the todo-discipline skill could not be read from the package; it is not offered")
+  else if (fn(skillTransform))
+    await register("a skill registry", "no todo-discipline skill", () =>
+      skillTransform(((editor: { add?: Fn }) => {
+        if (!fn(editor?.add)) return lacks("a skill editor with add()", "no todo-discipline skill")
+        editor.add({
+          id: skill.name,
+          name: skill.name,
+          description: skill.description,
+          location: join(SKILLS_DIR, "todo-discipline", "SKILL.md"),
+          content: skill.content,
+        } as never)
+      }) as never),
+    )
+  else lacks("a skill registry", "no todo-discipline skill")
+
+  /** A session this process has not seen: whether it is new, and its agent (the host's info). */
+  async function firstSight(sessionID: string): Promise<void> {
+    if (sessions.find(sessionID)) return
+    const [info, context] = await Promise.all([
+      withinMs(
+        host.sessionInfo(sessionID).catch(() => undefined),
+        FIRST_SIGHT_MS,
+      ),
+      fn(session.context)
+        ? withinMs(
+            Promise.resolve(session.context({ sessionID } as never)).catch(() => undefined),
+            FIRST_SIGHT_MS,
+          )
+        : undefined,
+    ])
+    if (typeof info?.agent === "string" && !agentOf.has(sessionID)) agentOf.set(sessionID, info.agent)
+    const messages = messagesOf(context)
+    // Nothing before this prompt: the session was created now (the host sends no creation event to plugins).
+    if (messages !== undefined && messages.length <= 1 && info !== undefined) {
+      const parentID = typeof info.parentID === "string" ? info.parentID : undefined
+      await runtime.event(sessionID, { type: "session.created", ...(parentID ? { parentID } : {}) }, true)
+    }
+  }
+
+  const hook = session.hook as Fn
+  await register("session hooks", "no prelude, notices or stubs", () =>
+    hook(
+      "prompt" as never,
+      (async (event: unknown) => {
+        if (!isRecord(event) || typeof event.sessionID !== "string") return
+        const sessionID = event.sessionID
+        await runtime.guard("prompt", async () => {
+          await firstSight(sessionID)
+          const prompt = isRecord(event.prompt) ? event.prompt : {}
+          const agent = agentOf.get(sessionID)
+          const text = await runtime.prompt(sessionID, {
+            type: "user.message",
+            parts: [{ type: "text", ...(typeof prompt.text === "string" ? { text: prompt.text } : {}) }],
+            user: agent ? { agent } : {},
+            ...(typeof event.messageID === "string" ? { messageID: event.messageID } : {}),
+          })
+          if (text) attached.set(sessionID, text)
+          else attached.delete(sessionID)
+        })()
+      }) as never,
+    ),
+  )
+
+  /** Prompt families already warned about: each once per process. */
+  const warnedFamilies = new Set<PromptFamily>()
+
+  await register("session hooks", "no notices or stubs in requests", () =>
+    hook(
+      "context" as never,
+      (async (event: unknown) => {
+        if (!isRecord(event) || typeof event.sessionID !== "string" || !Array.isArray(event.messages)) return
+        const sessionID = event.sessionID
+        await runtime.guard("context", async () => {
+          if (typeof event.agent === "string") agentOf.set(sessionID, event.agent)
+          if (event.kind === "title" || event.kind === "generate") return
+          // The host leaves out a tool the agent may not call: the notices wait for a request that offers todo.
+          const offered = !isRecord(event.tools) || TODO_TOOL in event.tools
+          steer(event, sessionID, offered)
+          if (!offered) return
+          const messages = event.messages as unknown[]
+          const { stale, inject } = await runtime.request(sessionID, v2History(messages))
+          applyV2Stubs(messages, stale)
+          if (event.kind === "compaction") return
+          const text = [attached.get(sessionID), inject].filter(Boolean).join("\n\n")
+          if (text) injectV2(messages, text)
+        })()
+      }) as never,
+    ),
+  )
+
+  /** The host's own todo passages in its system prompt, as on 1.18 (core/host-prompt.ts): the first part only. */
+  function steer(event: Record<string, unknown>, sessionID: string, offered: boolean): void {
+    if (!steeringOn(config) || !Array.isArray(event.system)) return
+    const first = event.system[0]
+    if (!isRecord(first) || typeof first.text !== "string") return
+    const s = sessions.get(sessionID)
+    const result = steerSystemPrompt({
+      system: [first.text],
+      ...modelIds(event.model),
+      todoCallable: offered && sessions.todoCallable(s),
+      warned: warnedFamilies,
+    })
+    if (result.system[0] !== undefined && result.system[0] !== first.text) first.text = result.system[0]
+    if (result.warning) {
+      warnedFamilies.add(result.family)
+      log("warn", result.warning)
+    }
+  }
+
+  await register("session hooks", "the summarizer gets no todo context", () =>
+    hook(
+      "compaction" as never,
+      (async (event: unknown) => {
+        if (!isRecord(event) || typeof event.sessionID !== "string") return
+        const sessionID = event.sessionID
+        await runtime.guard("compaction", async () => {
+          const text = await runtime.compacting(sessionID)
+          if (text && Array.isArray(event.system)) event.system.push({ type: "text", text })
+        })()
+      }) as never,
+    ),
+  )
+
+  const subscribe = ctx.event?.subscribe
+  if (fn(subscribe)) void follow(subscribe)
+  else lacks("an event stream", "no completion reminder, undo, redo or fork is followed")
+
+  async function follow(open: Fn): Promise<void> {
+    try {
+      const stream = open({ signal: stop.signal } as never) as AsyncIterable<unknown>
+      for await (const raw of stream) {
+        if (stop.signal.aborted) return
+        await runtime.guard("event", () => followEvent(raw))()
+      }
+    } catch (error) {
+      if (!stop.signal.aborted)
+        log("error", `the event stream ended: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+
+  async function followEvent(raw: unknown): Promise<void> {
+    if (isRecord(raw) && raw.type === "session.agent.selected" && isRecord(raw.data)) {
+      const { sessionID, agent } = raw.data
+      if (typeof sessionID === "string" && typeof agent === "string") agentOf.set(sessionID, agent)
+      return
+    }
+    const decoded = decodeV2Event(raw, (id) => {
+      const s = sessions.find(id)
+      return s ? [{ type: "session.updated", rules: s.state.facts.sessionRules, revert: null }] : []
+    })
+    if (decoded === undefined) return
+    if (decoded.kind === "forked") {
+      forks.set(decoded.sessionID, {
+        parentID: decoded.parentID,
+        ...(decoded.from ? { from: decoded.from } : {}),
+      })
+      // A fork is a new top-level session whose list starts from its source's (forkOrigin).
+      await runtime.event(decoded.sessionID, { type: "session.created" }, true)
+      return
+    }
+    for (const hostEvent of decoded.events) {
+      if (hostEvent.type === "session.idle") attached.delete(decoded.sessionID)
+      if (hostEvent.type === "session.deleted") {
+        attached.delete(decoded.sessionID)
+        agentOf.delete(decoded.sessionID)
+        forks.delete(decoded.sessionID)
+      }
+      const start = hostEvent.type === "session.created" || hostEvent.type === "message.removed"
+      await runtime.event(decoded.sessionID, hostEvent, start)
+    }
+  }
+
+  return async () => {
+    stop.abort()
+    for (const registration of registrations.splice(0))
+      try {
+        await registration.dispose?.()
+      } catch {
+        // Unloading: nothing to report to.
+      }
+  }
+}
+
+/** The tool as the registry takes it: JSON Schema input, shown directly (not in code mode), its own permission. */
+function todoToolInfo(runtime: Runtime) {
+  return {
+    name: TODO_TOOL,
+    description: TOOL_DESCRIPTION,
+    input: TOOL_INPUT_SCHEMA,
+    options: { codemode: false, permission: TODO_TOOL },
+    async execute(input: unknown, context: unknown) {
+      const c = isRecord(context) ? context : {}
+      if (typeof c.sessionID !== "string")
+        return { content: "Error: the host gave no session for this call; nothing changed." }
+      try {
+        const r = await runtime.todoCall(c.sessionID, input, {
+          ...(typeof c.messageID === "string" ? { messageID: c.messageID } : {}),
+          ...(typeof c.id === "string" ? { callID: c.id } : {}),
+        })
+        return {
+          content: r.output,
+          // The stale rule reads `ok` and `changed`; the TUI reads `list`. There is no title field on 2.
+          metadata: {
+            title: r.title,
+            ok: r.ok,
+            changed: r.changed,
+            list: r.list,
+            version: CARRIED_LIST_VERSION,
+          },
+        }
+      } catch (error) {
+        // A throw would be a defect in the host: the model gets an error it can act on instead.
+        return {
+          content: `Error: the todo tool failed (${error instanceof Error ? error.message : String(error)}); nothing changed. Try the call again.`,
+          metadata: { title: "todo: error", ok: false },
+        }
+      }
+    },
+  }
+}
+
+/** `/todo <verb> …` as a command: no model turn; the person is answered over RPC, the model on its next request. */
+function todoCommand(
+  runtime: Runtime,
+  emit: <K extends keyof TodoRpcEvents>(name: K, data: TodoRpcEvents[K]) => void,
+) {
+  return async (invocation: unknown) => {
+    const i = isRecord(invocation) ? invocation : {}
+    if (typeof i.sessionID !== "string") return undefined
+    const sessionID = i.sessionID
+    const text = isRecord(i.prompt) && typeof i.prompt.text === "string" ? i.prompt.text : ""
+    const reply = await runCommandForUser(runtime, sessionID, text)
+    emit("reply", { sessionID, ...reply })
+    return undefined
+  }
+}
+
+/** Runs the command and words its outcome for the person who typed it; never throws. */
+async function runCommandForUser(runtime: Runtime, sessionID: string, text: string) {
+  try {
+    const { report, list } = await runtime.command(sessionID, text, { ownMessage: false })
+    return { ok: report.error === undefined, text: commandOutcomeText(report, list).message }
+  } catch (error) {
+    return { ok: false, text: `/todo failed: ${error instanceof Error ? error.message : String(error)}` }
+  }
+}
+
+/** The server's side of the RPC (src/shared/v2-rpc.ts). */
+function rpcHandlers(runtime: Runtime) {
+  return {
+    async list(input: unknown) {
+      const sessionID = isRecord(input) && typeof input.sessionID === "string" ? input.sessionID : ""
+      if (!sessionID) return { list: [] }
+      const s = runtime.sessions.get(sessionID)
+      await runtime.sessions.syncFromStore(s)
+      return { list: s.list }
+    },
+    async run(input: unknown) {
+      const i = isRecord(input) ? input : {}
+      const sessionID = typeof i.sessionID === "string" ? i.sessionID : ""
+      if (!sessionID) return { ok: false, text: "Open a session first: each session has its own todo list." }
+      return runCommandForUser(runtime, sessionID, typeof i.text === "string" ? i.text : "")
+    },
+  }
+}
+
+/** Where a fork starts: its source's list at the fork point (edits made while the source was undone included). */
+async function forkOrigin(
+  store: Store,
+  config: Config,
+  fork: { parentID: string; from?: string } | undefined,
+): Promise<Origin | undefined> {
+  if (fork === undefined) return undefined
+  const source = await store.read(fork.parentID)
+  if (source.revision === 0) return undefined
+  const at = listForCopy(historyOf(source), fork.from ? { message: fork.from } : undefined, limitsOf(config))
+  const notes = at.warning ? [at.warning] : []
+  return { list: at.list, history: historyFrom(at.list), shown: at.list, from: "source", notes }
+}
