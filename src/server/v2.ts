@@ -338,7 +338,8 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
         const sessionID = event.sessionID
         await runtime.guard("context", async () => {
           if (typeof event.agent === "string") agentOf.set(sessionID, event.agent)
-          if (event.kind === "title" || event.kind === "generate") return
+          // Title and generate requests carry none of it; the summarizer's request goes to the compaction hook.
+          if (event.kind === "title" || event.kind === "generate" || event.kind === "compaction") return
           // The host leaves out a tool the agent may not call: the notices wait for a request that offers todo.
           const offered = !isRecord(event.tools) || TODO_TOOL in event.tools
           steer(event, sessionID, offered)
@@ -346,7 +347,6 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
           const messages = event.messages as unknown[]
           const { stale, inject } = await runtime.request(sessionID, v2History(messages))
           applyV2Stubs(messages, stale)
-          if (event.kind === "compaction") return
           const text = [attached.get(sessionID), inject].filter(Boolean).join("\n\n")
           if (text) injectV2(messages, text)
         })()
@@ -382,6 +382,12 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
         await runtime.guard("compaction", async () => {
           const text = await runtime.compacting(sessionID)
           if (text && Array.isArray(event.system)) event.system.push({ type: "text", text })
+          // This hook is the summarizer's request itself (its own system, messages and tools): the request the
+          // core expects right after the compacting step, which carries nothing else.
+          if (Array.isArray(event.messages)) {
+            const messages = event.messages as unknown[]
+            applyV2Stubs(messages, (await runtime.request(sessionID, v2History(messages))).stale)
+          }
         })()
       }) as never,
     ),

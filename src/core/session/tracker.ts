@@ -30,6 +30,8 @@ export const LOOKING_TOOLS: ReadonlySet<string> = new Set(["read", "glob", "grep
 /** Tools whose successful results count as edits for the mid-run nudge. */
 export const MUTATING_TOOLS: ReadonlySet<string> = new Set([
   "bash",
+  // OpenCode 2's name for bash.
+  "shell",
   "edit",
   "write",
   "patch",

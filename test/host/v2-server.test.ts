@@ -1,0 +1,328 @@
+// The server's OpenCode 2 binding (src/server/v2.ts) against the fake V2 host (test/fixtures/v2-host.ts): loading,
+// the tool, /todo, the skill, the session's speaking rules, stubs, undo, redo, fork, compaction, a denied agent.
+
+import { existsSync, readdirSync } from "node:fs"
+import { afterEach, describe, expect, it } from "vitest"
+import { MARKER } from "../../src/core/list/words.ts"
+import { STALE_RESULT_STUB } from "../../src/core/model/prompts.ts"
+import { TODO_RPC } from "../../src/shared/v2-rpc.ts"
+import { requestTexts, startV2Host, until, type V2Host } from "../fixtures/v2-host.ts"
+
+const hosts: V2Host[] = []
+async function start(options?: Parameters<typeof startV2Host>[0]) {
+  const host = await startV2Host(options)
+  hosts.push(host)
+  return host
+}
+afterEach(async () => {
+  for (const host of hosts.splice(0)) await host.cleanup()
+})
+
+const PLAN = { op: "init", list: [{ phase: "Build", items: ["A", "B", "C"] }] }
+const statuses = (list: unknown) =>
+  (list as { tasks: { text: string; status: string }[] }[]).flatMap((p) =>
+    p.tasks.map((t) => `${t.text}:${t.status}`),
+  )
+
+describe("OpenCode 2: loading", () => {
+  it("loads as V2's loader loads it and registers one tool, one command, one skill and the RPC", async () => {
+    const host = await start()
+    expect(host.id).toBe("opencode-todo")
+    expect([...host.tools.keys()]).toEqual(["todo"])
+    const tool = host.tools.get("todo")!
+    expect(tool.options).toEqual({ codemode: false, permission: "todo" })
+    // Raw JSON Schema: the host passes it to the model as it is.
+    expect((tool.input as { type?: string }).type).toBe("object")
+    expect(Object.keys((tool.input as { properties: object }).properties)).toContain("op")
+    expect([...host.commands.keys()]).toEqual(["todo"])
+    expect(host.skills).toHaveLength(1)
+    expect(host.rpcDefinition()).toBe(TODO_RPC)
+  })
+})
+
+describe("OpenCode 2: the todo tool", () => {
+  it("plans, marks done, and answers short text with the list in metadata", async () => {
+    const host = await start()
+    await host.prompt("ses_a", "Build the thing")
+    const init = await host.call("ses_a", "todo", PLAN)
+    expect(init.defect).toBeUndefined()
+    expect(init.metadata.ok).toBe(true)
+    expect(statuses(init.metadata.list)).toEqual(["A:in_progress", "B:pending", "C:pending"])
+    const done = await host.call("ses_a", "todo", { op: "done", task: "A" })
+    expect(done.metadata.ok).toBe(true)
+    expect(done.content.split("\n").length).toBeLessThan(20)
+    expect(statuses(done.metadata.list)).toEqual(["A:completed", "B:in_progress", "C:pending"])
+    expect(host.rpcEvents.some((e) => e.name === "changed" && e.data.sessionID === "ses_a")).toBe(true)
+  })
+
+  it("answers a bad call with an error result that changes nothing (no throw reaches the host)", async () => {
+    const host = await start()
+    await host.prompt("ses_b", "Build")
+    await host.call("ses_b", "todo", PLAN)
+    const bad = await host.call("ses_b", "todo", { op: "done", task: "No such task" })
+    expect(bad.defect).toBeUndefined()
+    expect(bad.metadata.ok).toBe(false)
+    expect(bad.content).toMatch(/Error/)
+    const view = await host.call("ses_b", "todo", { op: "view" })
+    expect(statuses(view.metadata.list)).toEqual(["A:in_progress", "B:pending", "C:pending"])
+    const garbage = await host.call("ses_b", "todo", "not an object")
+    expect(garbage.defect).toBeUndefined()
+    expect(garbage.metadata.ok).toBe(false)
+  })
+})
+
+describe("OpenCode 2: /todo", () => {
+  it("runs verbs with no model turn, answers the user over RPC, and tells the model once on its next request", async () => {
+    const host = await start()
+    await host.prompt("ses_c", "Build")
+    await host.call("ses_c", "todo", PLAN)
+    await host.reply("ses_c", "Working.")
+    await host.idle("ses_c")
+    const synthetics = host.synthetics.length
+    const outcome = await host.command("ses_c", "todo", "done A")
+    expect(outcome).toEqual({ type: "immediate" })
+    const reply = host.rpcEvents.filter((e) => e.name === "reply").at(-1)!
+    expect(reply.data).toMatchObject({ sessionID: "ses_c", ok: true })
+    expect(String(reply.data.text)).toMatch(/A/)
+    // No turn was started for it.
+    expect(host.synthetics.length).toBe(synthetics)
+    const view = await host.call("ses_c", "todo", { op: "view" })
+    expect(statuses(view.metadata.list)[0]).toBe("A:completed")
+    // The model hears of the edit once, on its next request.
+    await host.prompt("ses_c", "Go on")
+    const first = requestTexts(await host.request("ses_c")).filter(
+      (t) => t.includes('"A"') && t.startsWith(MARKER),
+    )
+    expect(first.length).toBe(1)
+    const second = requestTexts(await host.request("ses_c")).filter(
+      (t) => t.includes('"A"') && t.startsWith(MARKER),
+    )
+    // The notice was attached to this turn's prompt: it stays for the turn, and is not told again after it.
+    await host.reply("ses_c", "ok")
+    await host.idle("ses_c")
+    await host.prompt("ses_c", "Next")
+    const later = requestTexts(await host.request("ses_c")).filter((t) => t.includes("changed the todo list"))
+    expect(second.length).toBeLessThanOrEqual(1)
+    expect(later).toEqual([])
+  })
+
+  it("answers an unknown verb with an error reply and changes nothing", async () => {
+    const host = await start()
+    await host.prompt("ses_d", "Build")
+    await host.call("ses_d", "todo", PLAN)
+    await host.command("ses_d", "todo", "frobnicate A")
+    const reply = host.rpcEvents.filter((e) => e.name === "reply").at(-1)!
+    expect(reply.data.ok).toBe(false)
+    const view = await host.call("ses_d", "todo", { op: "view" })
+    expect(statuses(view.metadata.list)).toEqual(["A:in_progress", "B:pending", "C:pending"])
+  })
+
+  it("runs the same verbs for the TUI over RPC", async () => {
+    const host = await start()
+    await host.prompt("ses_r", "Build")
+    await host.call("ses_r", "todo", PLAN)
+    const answer = (await host.rpc("run", { sessionID: "ses_r", text: "drop C" })) as {
+      ok: boolean
+      text: string
+    }
+    expect(answer.ok).toBe(true)
+    const listed = (await host.rpc("list", { sessionID: "ses_r" })) as { list: unknown }
+    expect(statuses(listed.list)).toContain("C:abandoned")
+  })
+})
+
+describe("OpenCode 2: the skill", () => {
+  it("offers todo-discipline with its description and body, read from the package's SKILL.md", async () => {
+    const host = await start()
+    const skill = host.skills[0]!
+    expect(skill.name).toBe("todo-discipline")
+    expect(skill.id).toBe("todo-discipline")
+    expect(String(skill.description)).toMatch(/three or more steps/)
+    expect(String(skill.content)).toMatch(/^# Todo discipline/)
+    expect(String(skill.content)).not.toMatch(/^---/)
+    expect(existsSync(String(skill.location))).toBe(true)
+  })
+})
+
+describe("OpenCode 2: prelude, nudge and reminder", () => {
+  it("sends the prelude with the first prompt of a new session (eager: always), in every request of that turn only", async () => {
+    const host = await start({ pluginOptions: { eager: "always" } })
+    await host.prompt("ses_p", "Build a parser")
+    const first = requestTexts(await host.request("ses_p"))
+    expect(first.filter((t) => t.includes("MUST call the todo tool"))).toHaveLength(1)
+    await host.reply("ses_p", "Done.")
+    await host.idle("ses_p")
+    await host.prompt("ses_p", "And now the printer")
+    const next = requestTexts(await host.request("ses_p"))
+    expect(next.filter((t) => t.includes("MUST call the todo tool"))).toHaveLength(0)
+  })
+
+  it("nudges after twelve edits with work open", async () => {
+    const host = await start()
+    await host.prompt("ses_n", "Build")
+    await host.call("ses_n", "todo", PLAN)
+    for (let i = 0; i < 12; i++) await host.otherTool("ses_n", i % 2 ? "edit" : "shell")
+    const texts = requestTexts(await host.request("ses_n"))
+    expect(texts.some((t) => t.includes("12 edits or commands since the todo list was last updated"))).toBe(
+      true,
+    )
+  })
+
+  it("reminds with a synthetic message that starts a turn when the agent stops with work open", async () => {
+    const host = await start()
+    await host.prompt("ses_m", "Build")
+    await host.call("ses_m", "todo", PLAN)
+    await host.reply("ses_m", "I made some progress.")
+    await host.idle("ses_m")
+    await until(() => host.synthetics.length > 0)
+    const sent = host.synthetics[0]!
+    expect(sent.sessionID).toBe("ses_m")
+    expect(sent.resume).toBe(true)
+    expect(sent.text).toMatch(/still has open tasks/)
+    expect(host.rpcEvents.some((e) => e.name === "notice" && e.data.sessionID === "ses_m")).toBe(true)
+  })
+
+  it("does not remind while the agent waits for the user (a question, an open permission request)", async () => {
+    const host = await start()
+    await host.prompt("ses_q", "Build")
+    await host.call("ses_q", "todo", PLAN)
+    await host.reply("ses_q", "Which database should I use?")
+    await host.idle("ses_q")
+    await host.prompt("ses_q", "Postgres")
+    await host.call("ses_q", "todo", { op: "done", task: "A" })
+    await host.emit("permission.v2.asked", {
+      id: "per_1",
+      sessionID: "ses_q",
+      action: "edit",
+      resources: ["*"],
+    })
+    await host.reply("ses_q", "Waiting for your approval.")
+    await host.idle("ses_q")
+    await new Promise((r) => setTimeout(r, 100))
+    expect(host.synthetics).toEqual([])
+  })
+})
+
+describe("OpenCode 2: stubs", () => {
+  it("sends a superseded todo result as a one-line stub, the newest in full", async () => {
+    const host = await start()
+    await host.prompt("ses_s", "Build")
+    await host.call("ses_s", "todo", PLAN)
+    await host.call("ses_s", "todo", { op: "done", task: "A" })
+    const request = await host.request("ses_s")
+    const results = request.messages.flatMap((m) =>
+      (m.content as { type: string; result?: { value: unknown } }[]).filter((p) => p.type === "tool-result"),
+    )
+    expect(results).toHaveLength(2)
+    expect(results[0]!.result!.value).toBe(STALE_RESULT_STUB)
+    expect(results[1]!.result!.value).not.toBe(STALE_RESULT_STUB)
+    // The host keeps its own copy.
+    const stored = host
+      .session("ses_s")
+      .messages.flatMap((m) => m.content.filter((p) => p.type === "tool-result"))
+    expect((stored[0]!.result as { value: string }).value).not.toBe(STALE_RESULT_STUB)
+  })
+
+  it("steers the host's own todo passage in the system prompt and nothing else", async () => {
+    const prompt = "You are OpenCode.\n\n# Task Management\nUse the todowrite tool.\n\n# Doing tasks\nWork."
+    const host = await start({ systemPrompt: prompt, modelID: "claude-sonnet" })
+    await host.prompt("ses_t", "Build")
+    const request = await host.request("ses_t")
+    const text = request.system[0]!.text
+    expect(text).not.toMatch(/todowrite/)
+    expect(text).toMatch(/`todo` tool/)
+    expect(text).toMatch(/# Doing tasks\nWork\./)
+  })
+})
+
+describe("OpenCode 2: undo, redo, fork", () => {
+  it("follows an undo, a redo and a commit from the revert events", async () => {
+    const host = await start()
+    await host.prompt("ses_u", "Build")
+    await host.call("ses_u", "todo", PLAN)
+    await host.reply("ses_u", "Planned.")
+    await host.idle("ses_u")
+    const second = await host.prompt("ses_u", "Do A")
+    await host.call("ses_u", "todo", { op: "done", task: "A" })
+    await host.idle("ses_u")
+    const list = async () =>
+      statuses(((await host.rpc("list", { sessionID: "ses_u" })) as { list: unknown }).list)
+    expect(await list()).toEqual(["A:completed", "B:in_progress", "C:pending"])
+    await host.revert("ses_u", second)
+    expect(await list()).toEqual(["A:in_progress", "B:pending", "C:pending"])
+    await host.unrevert("ses_u")
+    expect(await list()).toEqual(["A:completed", "B:in_progress", "C:pending"])
+    await host.revert("ses_u", second)
+    await host.commit("ses_u")
+    await host.prompt("ses_u", "Try again")
+    expect(await list()).toEqual(["A:in_progress", "B:pending", "C:pending"])
+  })
+
+  it("starts a fork from its source's list at the fork point", async () => {
+    const host = await start()
+    await host.prompt("ses_f", "Build")
+    await host.call("ses_f", "todo", PLAN)
+    await host.idle("ses_f")
+    const second = await host.prompt("ses_f", "Do A")
+    await host.call("ses_f", "todo", { op: "done", task: "A" })
+    await host.idle("ses_f")
+    const whole = await host.fork("ses_f")
+    const early = await host.fork("ses_f", second)
+    const viewOf = async (id: string) => {
+      await host.prompt(id, "Continue")
+      return statuses((await host.call(id, "todo", { op: "view" })).metadata.list)
+    }
+    expect(await viewOf(whole)).toEqual(["A:completed", "B:in_progress", "C:pending"])
+    expect(await viewOf(early)).toEqual(["A:in_progress", "B:pending", "C:pending"])
+    // A fork is no subagent: its calls are not refused.
+    expect((await host.call(early, "todo", { op: "done", task: "A" })).metadata.ok).toBe(true)
+  })
+})
+
+describe("OpenCode 2: compaction", () => {
+  it("gives the summarizer the list, and tells the model the list after the compaction", async () => {
+    const host = await start()
+    await host.prompt("ses_k", "Build")
+    await host.call("ses_k", "todo", PLAN)
+    const compaction = await host.compact("ses_k")
+    expect(compaction.system.some((p) => p.text.includes("Include it verbatim in the summary"))).toBe(true)
+    await host.prompt("ses_k", "Continue")
+    const texts = requestTexts(await host.request("ses_k"))
+    expect(texts.some((t) => t.includes("The conversation was compacted"))).toBe(true)
+  })
+})
+
+describe("OpenCode 2: an agent that may not call todo", () => {
+  it("is offered no todo tool and gets no prelude, notices or reminders", async () => {
+    const host = await start({
+      pluginOptions: { eager: "always" },
+      agents: [
+        { id: "build", permissions: [{ action: "*", resource: "*", effect: "allow" }] },
+        {
+          id: "plan",
+          permissions: [
+            { action: "*", resource: "*", effect: "allow" },
+            { action: "todo", resource: "*", effect: "deny" },
+          ],
+        },
+      ],
+    })
+    await host.prompt("ses_x", "Plan a parser", "plan")
+    const request = await host.request("ses_x", "primary", "plan")
+    expect(Object.keys(request.tools)).not.toContain("todo")
+    expect(requestTexts(request).some((t) => t.startsWith(MARKER))).toBe(false)
+    await host.reply("ses_x", "Here is a plan.")
+    await host.idle("ses_x")
+    await new Promise((r) => setTimeout(r, 100))
+    expect(host.synthetics).toEqual([])
+  })
+})
+
+describe("OpenCode 2: storage", () => {
+  it("keeps the list in the shared file store (one record per session)", async () => {
+    const host = await start()
+    await host.prompt("ses_z", "Build")
+    await host.call("ses_z", "todo", PLAN)
+    expect(readdirSync(host.storeDir).some((name) => name.includes("ses_z"))).toBe(true)
+  })
+})
