@@ -35,9 +35,10 @@ describe("the server entry", () => {
     const saved = process.env.XDG_DATA_HOME
     process.env.XDG_DATA_HOME = join(root, "data")
     const transforms: string[] = []
-    const transform = (name: string) => async (callback: (draft: unknown) => void) => {
+    // Each draft is empty: a transform the binding called would show in `transforms` first.
+    const transform = (name: string) => async (callback: (draft: never) => void | Promise<void>) => {
       transforms.push(name)
-      callback({})
+      await callback({} as never)
       return { dispose: async () => {} }
     }
     const hooks = { transform: transform("x"), reload: async () => {} }
@@ -47,7 +48,10 @@ describe("the server entry", () => {
       aisdk: {} as PluginContext["aisdk"],
       catalog: { ...hooks, transform: transform("catalog") } as PluginContext["catalog"],
       command: { transform: transform("command"), reload: async () => {} },
-      integration: { ...hooks, transform: transform("integration") } as PluginContext["integration"],
+      integration: {
+        ...hooks,
+        transform: transform("integration"),
+      } as unknown as PluginContext["integration"],
       plugin: { add: async () => {}, remove: async () => {} },
       reference: { ...hooks, transform: transform("reference") } as PluginContext["reference"],
       skill: { transform: transform("skill"), reload: async () => {} },
