@@ -6,6 +6,9 @@
 // comments are kept, and a file it cannot read is refused with nothing changed anywhere.
 // --dry-run shows the plan; --uninstall removes every entry of this package. The edits themselves
 // are pure functions in lib/plugin-config.mjs.
+// OpenCode 2 (found as `opencode --version` 2.x on PATH, or chosen with --host=2) reads neither file's
+// `plugin` list: there the script writes a local plugin folder, plugins/opencode-todo/ in the config
+// folder, whose index.mjs and tui.mjs load this package's two built entries (docs/opencode-2.md).
 import { spawnSync } from "node:child_process"
 import {
   existsSync,
@@ -20,7 +23,7 @@ import {
 } from "node:fs"
 import { homedir } from "node:os"
 import { basename, dirname, join, resolve } from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { npmFailureSentence, npmLogPath } from "./lib/npm-failure.mjs"
 import { editPluginList, isOurSpec, listedSpecs, PACKAGE_NAME } from "./lib/plugin-config.mjs"
 
@@ -41,6 +44,9 @@ Adds ${PACKAGE_NAME} to OpenCode's config: the server plugin to opencode.json(c)
   --dry-run      print what would change, change nothing
   --uninstall    remove every ${PACKAGE_NAME} entry instead
   --no-build     do not run \`npm run build\` before pointing at this checkout
+  --host=1|2     the OpenCode to install for (default: the \`opencode\` on PATH; 1.x when none is found).
+                 OpenCode 2 gets a local plugin folder, plugins/${PACKAGE_NAME}/, in the config folder
+                 (index.mjs and tui.mjs loading the built entries) instead of config-file entries
 `
 
 function parseArgs(argv) {
@@ -52,6 +58,7 @@ function parseArgs(argv) {
     build: true,
     project: npmFlag("project") ? callerDir : undefined,
     target: undefined,
+    host: undefined,
   }
   for (const arg of argv) {
     if (arg === "--dry-run") opts.dryRun = true
@@ -59,6 +66,7 @@ function parseArgs(argv) {
     else if (arg === "--no-build") opts.build = false
     else if (arg === "--project") opts.project = callerDir
     else if (arg.startsWith("--project=")) opts.project = resolve(callerDir, arg.slice("--project=".length))
+    else if (arg === "--host=1" || arg === "--host=2") opts.host = arg.slice("--host=".length)
     else if (arg === "--help" || arg === "-h") opts.help = true
     else if (arg.startsWith("-")) return { error: `unknown option ${JSON.stringify(arg)}` }
     else if (opts.target !== undefined) return { error: "give at most one tarball, folder or spec" }
@@ -273,6 +281,83 @@ function writeConfig(file, text) {
   renameSync(tmp, real)
 }
 
+/**
+ * Which OpenCode this installs for: --host, else the major version `opencode --version` prints, from
+ * PATH without this checkout's own node_modules/.bin (`npm run` puts the pinned 1.18.33 dev binary
+ * there). { host: "1" | "2", why }.
+ */
+function detectHost(chosen) {
+  if (chosen) return { host: chosen, why: `--host=${chosen}` }
+  const ownBin = join(checkoutDir, "node_modules", ".bin")
+  const path = (process.env.PATH ?? "")
+    .split(":")
+    .filter((dir) => dir !== "" && resolve(dir) !== ownBin)
+    .join(":")
+  const r = spawnSync("opencode", ["--version"], {
+    encoding: "utf8",
+    timeout: 15_000,
+    env: { ...process.env, PATH: path },
+  })
+  const version = r.status === 0 ? /(\d+)\.(\d+)\.(\d+)/.exec(r.stdout ?? "") : null
+  if (!version)
+    return { host: "1", why: "no `opencode` found on PATH: writing the 1.x config (--host=2 for OpenCode 2)" }
+  return {
+    host: Number(version[1]) >= 2 ? "2" : "1",
+    why: `found OpenCode ${version[0]} (\`opencode --version\`)`,
+  }
+}
+
+const V2_MARK = `// Written by ${PACKAGE_NAME}'s install-plugin: loads the package's built entry.`
+
+/** The local plugin folder OpenCode 2 loads: plugins/<name>/ in the chosen config folder. */
+function v2PluginDir(project) {
+  const base = project === undefined ? globalDir() : join(projectRoot(project), ".opencode")
+  return join(base, "plugins", PACKAGE_NAME)
+}
+
+/**
+ * OpenCode 2: writes (or, uninstalling, removes) index.mjs and tui.mjs in the local plugin folder, each
+ * re-exporting one built entry of the package at `spec` (a folder). A folder holding files this script
+ * did not write is left alone.
+ */
+function installV2(spec, { project, uninstall, dryRun }) {
+  const dir = v2PluginDir(project)
+  const files = { "index.mjs": "dist/server.mjs", "tui.mjs": "dist/tui.mjs" }
+  const foreign = Object.keys(files).filter((f) => {
+    const text = readText(join(dir, f))
+    return text !== undefined && !text.startsWith(V2_MARK)
+  })
+  if (foreign.length > 0)
+    fail(
+      `${dir} holds ${foreign.join(" and ")} not written by this script; remove them first. Nothing was changed`,
+    )
+  const scope = project === undefined ? "global config" : `project config (${projectRoot(project)})`
+  if (uninstall) {
+    process.stdout.write(
+      `install-plugin: OpenCode 2: removing ${dir}, ${scope}${dryRun ? " (dry run)" : ""}\n`,
+    )
+    if (!dryRun) for (const f of Object.keys(files)) rmSync(join(dir, f), { force: true })
+    return
+  }
+  if (typeof spec !== "string" || !existsSync(spec))
+    fail(
+      `OpenCode 2 loads a local folder: give a built package folder or a tarball, not ${JSON.stringify(spec)}; for a published package list it under "plugins" in opencode.json instead (docs/opencode-2.md)`,
+    )
+  process.stdout.write(
+    `install-plugin: OpenCode 2: ${PACKAGE_NAME} -> ${JSON.stringify(spec)}, ${scope}${dryRun ? " (dry run: nothing is written)" : ""}\n`,
+  )
+  for (const [file, entry] of Object.entries(files)) {
+    const text = `${V2_MARK}\nexport { default } from ${JSON.stringify(pathToFileURL(join(spec, entry)).href)}\n`
+    const path = join(dir, file)
+    const same = readText(path) === text
+    process.stdout.write(
+      `  ${file === "tui.mjs" ? "tui   " : "server"}  ${path}: ${same ? "already there" : dryRun ? "would write" : "written"}\n`,
+    )
+    if (!dryRun && !same) writeConfig(path, text)
+  }
+  if (!dryRun) process.stdout.write("Restart OpenCode to pick up the change.\n")
+}
+
 const opts = parseArgs(process.argv.slice(2))
 if (opts.error) {
   process.stderr.write(`install-plugin: ${opts.error}\n\n${USAGE}`)
@@ -285,6 +370,14 @@ if (opts.help) {
 
 const target = opts.uninstall && opts.target === undefined ? { spec: undefined } : targetSpec(opts.target)
 const { spec, checkout } = target
+const detected = detectHost(opts.host)
+process.stdout.write(`install-plugin: ${detected.why}\n`)
+if (detected.host === "2") {
+  if (checkout && !opts.uninstall && !opts.dryRun && opts.build) build()
+  if (target.tarball && !opts.uninstall && !opts.dryRun) unpack(target.tarball, target.dir)
+  installV2(spec, { project: opts.project, uninstall: opts.uninstall, dryRun: opts.dryRun })
+  process.exit(0)
+}
 const files = scopeFiles(opts.project)
 const plans = [
   ...planKind("opencode", files.opencode, { spec, uninstall: opts.uninstall }),

@@ -107,6 +107,17 @@ try {
   const first = requestsOf("plan")[0]
   const toolNames = (first?.body.tools ?? []).map((t) => t.function?.name)
   check("todo is in the tools sent to the model", toolNames.includes("todo"))
+  // The entry also exports OpenCode 2's `setup`; 1.18.33 must get exactly one of everything from it.
+  const entry = (await import(SERVER_ENTRY)).default
+  check(
+    "the built entry exports { id, server, setup }",
+    typeof entry?.server === "function" && typeof entry?.setup === "function",
+  )
+  check(
+    "dual export: exactly one todo tool",
+    toolNames.filter((n) => n === "todo").length === 1,
+    toolNames.join(","),
+  )
   check("todowrite is not", !toolNames.includes("todowrite"), toolNames.join(","))
   const system = (first?.body.messages ?? [])
     .filter((m) => m.role === "system")
@@ -116,11 +127,16 @@ try {
     "todo-discipline is listed in the system prompt's skills",
     /<name>todo-discipline<\/name>/.test(system),
   )
+  check(
+    "dual export: exactly one todo-discipline skill entry",
+    (system.match(/<name>todo-discipline<\/name>/g) ?? []).length === 1,
+  )
   const commands = await host.listCommands()
   check(
     "/todo is in GET /command",
     commands.some((c) => c.name === "todo"),
   )
+  check("dual export: exactly one /todo command", commands.filter((c) => c.name === "todo").length === 1)
 
   // 2. Persistence and a second process.
   console.log("2. persistence")
@@ -129,6 +145,7 @@ try {
     "init persisted the list",
     stored?.record.list.length === 2 && stored.record.list[1].tasks.length === 3,
   )
+  // One prelude, not one per entry point: the dual export adds no second set of session messages.
   check("eager prelude reached the first request of a new session", markerCount(first) === 1)
 
   await proveSteering({ host, model, check })

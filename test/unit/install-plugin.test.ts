@@ -15,6 +15,7 @@ import {
 } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { pathToFileURL } from "node:url"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { editPluginList, isOurSpec, listedSpecs, parseJsonc } from "../../scripts/lib/plugin-config.mjs"
 
@@ -484,4 +485,36 @@ describe("isOurSpec", () => {
     "leaves %s alone",
     (spec) => expect(isOurSpec(spec, where)).toBe(false),
   )
+})
+
+describe("install-plugin for OpenCode 2", () => {
+  it("writes a local plugin folder whose index.mjs and tui.mjs load the built entries, and no config-file entry", () => {
+    const pkg = folder()
+    const r = run("--host=2", pkg)
+    expect(r.code).toBe(0)
+    expect(r.out).toMatch(/OpenCode 2/)
+    const dir = join(globalDir, "plugins", "opencode-todo")
+    expect(read(join(dir, "index.mjs"))).toContain(`${pathToFileURL(join(pkg, "dist", "server.mjs")).href}`)
+    expect(read(join(dir, "tui.mjs"))).toContain(`${pathToFileURL(join(pkg, "dist", "tui.mjs")).href}`)
+    expect(existsSync(join(globalDir, "opencode.json"))).toBe(false)
+    expect(existsSync(join(globalDir, "tui.json"))).toBe(false)
+    // Idempotent, and --uninstall takes it back.
+    expect(run("--host=2", pkg).out).toMatch(/already there/)
+    expect(run("--host=2", "--uninstall").code).toBe(0)
+    expect(readdirSync(dir)).toEqual([])
+  })
+
+  it("leaves a plugin folder it did not write alone", () => {
+    const pkg = folder()
+    write(join(globalDir, "plugins", "opencode-todo", "index.mjs"), "export default {}\n")
+    const r = run("--host=2", pkg)
+    expect(r.code).not.toBe(0)
+    expect(read(join(globalDir, "plugins", "opencode-todo", "index.mjs"))).toBe("export default {}\n")
+  })
+
+  it("says which host it found, never the checkout's own pinned binary", () => {
+    const r = run("--dry-run", folder())
+    expect(r.out).toMatch(/^install-plugin: (no `opencode` found on PATH|found OpenCode \d)/m)
+    expect(r.out).not.toMatch(/found OpenCode 1\.18\.33/)
+  })
 })
