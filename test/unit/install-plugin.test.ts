@@ -512,9 +512,16 @@ describe("install-plugin for OpenCode 2", () => {
     expect(read(join(globalDir, "plugins", "opencode-todo", "index.mjs"))).toBe("export default {}\n")
   })
 
-  it("says which host it found, never the checkout's own pinned binary", () => {
-    const r = run("--dry-run", folder())
-    expect(r.out).toMatch(/^install-plugin: (no `opencode` found on PATH|found OpenCode \d)/m)
-    expect(r.out).not.toMatch(/found OpenCode 1\.18\.33/)
+  it("says which host it found, and never takes the checkout's own pinned binary for the user's", () => {
+    const r = spawnSync(process.execPath, [script, "--dry-run", folder()], {
+      encoding: "utf8",
+      env: {
+        PATH: join(checkoutDir, "node_modules", ".bin"),
+        HOME: join(box, "home"),
+        XDG_CONFIG_HOME: join(box, "config"),
+        INIT_CWD: project,
+      },
+    })
+    expect(r.stdout).toMatch(/^install-plugin: no `opencode` found on PATH/m)
   })
 })
