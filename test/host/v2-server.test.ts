@@ -1,10 +1,12 @@
 // The server's OpenCode 2 binding (src/server/v2.ts) against the fake V2 host (test/fixtures/v2-host.ts): loading,
 // the tool, /todo, the skill, the session's speaking rules, stubs, undo, redo, fork, compaction, a denied agent.
 
-import { existsSync, readdirSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { MARKER } from "../../src/core/list/words.ts"
 import { STALE_RESULT_STUB } from "../../src/core/model/prompts.ts"
+import { SKILLS_DIR } from "../../src/server/skills-dir.ts"
 import { TODO_RPC } from "../../src/shared/v2-rpc.ts"
 import { requestTexts, startV2Host, until, type V2Host } from "../fixtures/v2-host.ts"
 
@@ -137,7 +139,9 @@ describe("OpenCode 2: the skill", () => {
     const skill = host.skills[0]!
     expect(skill.name).toBe("todo-discipline")
     expect(skill.id).toBe("todo-discipline")
-    expect(String(skill.description)).toMatch(/three or more steps/)
+    // The description as SKILL.md's front matter has it, whatever it says.
+    const front = readFileSync(join(SKILLS_DIR, "todo-discipline", "SKILL.md"), "utf8")
+    expect(front).toContain(`description: ${String(skill.description)}\n`)
     expect(String(skill.content)).toMatch(/^# Todo discipline/)
     expect(String(skill.content)).not.toMatch(/^---/)
     expect(existsSync(String(skill.location))).toBe(true)
