@@ -186,6 +186,13 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
       }
       return undefined
     },
+    async holds(sessionID, point) {
+      const ids = await messageIdsOf(sessionID)
+      if (ids === undefined) return undefined
+      // A part of a message it has: parts are not named on 2, so that is not known.
+      return ids.has(point.message) ? (point.part === undefined ? true : undefined) : false
+    },
+    messageIds: (sessionID) => messageIdsOf(sessionID),
     // Messages on 2 have no part ids of their own: a call is anchored at its message.
     partOf: async () => undefined,
     listChanged: (sessionID) => emit("changed", { sessionID }),
@@ -203,6 +210,19 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
     findOrigin: (store, config) => (id) => forkOrigin(store, config, forks.get(id)),
   })
   if (!started) return undefined
+  /** The ids of the session's messages, from `session.context`; undefined when the host does not say. */
+  async function messageIdsOf(sessionID: string): Promise<Set<string> | undefined> {
+    if (!fn(session.context)) return undefined
+    const messages = messagesOf(await session.context({ sessionID } as never))
+    if (messages === undefined) return undefined
+    const ids = new Set<string>()
+    for (const m of messages) {
+      const id = isRecord(m) ? (m.id ?? (isRecord(m.info) ? m.info.id : undefined)) : undefined
+      if (typeof id === "string" && id !== "") ids.add(id)
+    }
+    return ids
+  }
+
   const runtime: Runtime = started
   const { config, sessions } = runtime
 

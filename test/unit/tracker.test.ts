@@ -465,7 +465,15 @@ describe("mid-run nudge", () => {
   })
 
   test("every default mutating tool counts", () => {
-    expect([...MUTATING_TOOLS].sort()).toEqual(["apply_patch", "bash", "edit", "multiedit", "patch", "shell", "write"])
+    expect([...MUTATING_TOOLS].sort()).toEqual([
+      "apply_patch",
+      "bash",
+      "edit",
+      "multiedit",
+      "patch",
+      "shell",
+      "write",
+    ])
     const s = Session.started()
     for (let i = 0; i < 2; i++) for (const name of MUTATING_TOOLS) s.send(tool(name))
     expect(s.send(request())).toEqual(NUDGE)
