@@ -283,19 +283,18 @@ function writeConfig(file, text) {
 
 /**
  * Which OpenCode this installs for: --host, else the major version `opencode --version` prints, from
- * PATH without this checkout's own node_modules/.bin (`npm run` puts the pinned 1.18.33 dev binary
- * there). { host: "1" | "2", why }.
+ * PATH without any node_modules/.bin (`npm run` puts this checkout's own, with its pinned 1.18.33 dev
+ * binary, there; a project's local install is not the user's OpenCode either). { host: "1" | "2", why }.
  */
 function detectHost(chosen) {
   if (chosen) return { host: chosen, why: `--host=${chosen}` }
-  const ownBin = join(checkoutDir, "node_modules", ".bin")
   const path = (process.env.PATH ?? "")
     .split(":")
-    .filter((dir) => dir !== "" && resolve(dir) !== ownBin)
+    .filter((dir) => dir !== "" && !/[\\/]node_modules[\\/]\.bin[\\/]?$/.test(dir))
     .join(":")
   const r = spawnSync("opencode", ["--version"], {
     encoding: "utf8",
-    timeout: 15_000,
+    timeout: 10_000,
     env: { ...process.env, PATH: path },
   })
   const version = r.status === 0 ? /(\d+)\.(\d+)\.(\d+)/.exec(r.stdout ?? "") : null
