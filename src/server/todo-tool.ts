@@ -86,6 +86,8 @@ export interface TodoCallResult {
   readonly title: string
   readonly output: string
   readonly list: TodoList
+  /** The store was busy or the change failed under its lock: the core's answer is not known. */
+  readonly unstored?: true
 }
 
 /**
@@ -136,7 +138,7 @@ export async function runTodoCall(
     // No value and not busy: the change threw, and the store said why in its warning.
     const error = snapshot.busy ? LIST_BUSY : LIST_FAILED
     const title = snapshot.busy ? "todo: busy" : "todo: error"
-    return { ok: false, changed: false, title, output: `Error: ${error}`, list: s.list }
+    return { ok: false, changed: false, title, output: `Error: ${error}`, list: s.list, unstored: true }
   }
   const { before, result: outcome, changed } = ran
   for (const toast of listToasts(before, s.list, config)) host.toast(toast, s.id)
@@ -180,7 +182,9 @@ export function todoTool(deps: TodoCallDeps): ToolDefinition {
         title: r.title,
         output: r.output,
         // The stale rule (core/model/stale.ts) reads `ok` (a success supersedes earlier results) and `changed` (an update).
-        metadata: { ok: r.ok, changed: r.changed, list: r.list, version: CARRIED_LIST_VERSION },
+        metadata: r.unstored
+          ? { ok: false, list: r.list, version: CARRIED_LIST_VERSION }
+          : { ok: r.ok, changed: r.changed, list: r.list, version: CARRIED_LIST_VERSION },
       } as never
     },
   }
