@@ -162,7 +162,7 @@ function checkResult(r: Replayed, tally: Tally, failures: string[]): void {
   const now = inProgressTask(r.after)
   if (now) {
     const t = now.task.text
-    const said = [`Now: "${t}"`, `Started "${t}"`, `Unblocked and started "${t}"`, `[>] ${t}`]
+    const said = [`Now: "${t}"`, `Started "${t}"`, `Unblocked and started "${t}"`, `[>] ${JSON.stringify(t)}`]
     check(
       "inProgress",
       said.some((s) => r.ours.includes(s)),

@@ -344,7 +344,7 @@ try {
   await second.turn(planId, "scenario:view Where were we?", { idleTimeoutMs: 150_000 })
   await quiet(second, planId)
   const resumed = model.requests.slice(beforeResume).filter((r) => r.kind === "main")
-  const viewResult = resumed.flatMap(toolResults).find((t) => t.includes("Explore ("))
+  const viewResult = resumed.flatMap(toolResults).find((t) => t.includes('"Explore" ('))
   check(
     "a second opencode process reads the same list with view",
     TASKS.every((t) => viewResult?.includes(t)),

@@ -44,12 +44,15 @@ export function storyProblems(text: string, tasks: readonly string[], phases: re
   for (const block of blocks) {
     const head = block[0]!.trim()
     for (const task of tasks) {
-      const rows = block.filter((line) => markers.some((m) => line.includes(`${m} ${task}`))).length
+      // The sidebar shows a task's text as it is; the model's list quotes it.
+      const rows = block.filter((line) =>
+        markers.some((m) => line.includes(`${m} ${task}`) || line.includes(`${m} "${task}"`)),
+      ).length
       if (rows > 1) problems.push(`"${head}" prints the list twice (task "${task}" ${rows} times)`)
     }
     for (const phase of phases) {
       const rows = block.filter((line) =>
-        new RegExp(`(^|│ )\\s*${escapeRegExp(phase)} \\(?\\d+/\\d+`).test(line.trim()),
+        new RegExp(`(^|│ )\\s*"?${escapeRegExp(phase)}"? \\(?\\d+/\\d+`).test(line.trim()),
       )
       if (rows.length > 1)
         problems.push(`"${head}" prints the list twice (phase "${phase}" ${rows.length} times)`)

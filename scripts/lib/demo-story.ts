@@ -7,7 +7,7 @@
 import { DEFAULT_SIDEBAR_ROWS } from "../../src/core/config.ts"
 import { displayWidth } from "../../src/core/list/text-width.ts"
 import type { TaskStatus, TodoList } from "../../src/core/list/types.ts"
-import { STATUS_BOXES, STATUS_GLYPHS, STATUS_WORDS } from "../../src/core/list/words.ts"
+import { quote, STATUS_BOXES, STATUS_GLYPHS, STATUS_WORDS } from "../../src/core/list/words.ts"
 import { MARKER } from "../../src/core/model/prompts.ts"
 import {
   buildSidebarView,
@@ -178,7 +178,8 @@ const BOXES = new Set(Object.values(STATUS_BOXES))
  * into one placeholder: the sidebar frame printed with it shows the list, so it is not printed twice.
  */
 export function withoutList(text: string, list: TodoList | undefined): string {
-  const phases = new Set((list ?? []).map((p) => p.name))
+  // Phase lines as the model reads them: the quoted name, then its count.
+  const phases = new Set((list ?? []).map((p) => quote(p.name)))
   const isListLine = (line: string): boolean => {
     const heading = /^(.*) \(\d+\/\d+\)$/.exec(line)
     if (heading && phases.has(heading[1]!)) return true

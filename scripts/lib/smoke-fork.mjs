@@ -49,7 +49,7 @@ const userTexts = (req) => req.body.messages.filter((m) => m.role === "user").ma
 /** The last `todo view` result the model received in a scenario's requests (it starts with a phase line). */
 function lastView(requests) {
   const last = requests.at(-1)
-  return (last ? toolResults(last) : []).findLast((t) => t.startsWith(`${PLAN[0].phase} (`)) ?? ""
+  return (last ? toolResults(last) : []).findLast((t) => t.startsWith(`"${PLAN[0].phase}" (`)) ?? ""
 }
 
 /**
@@ -89,7 +89,7 @@ export async function proveFork({ host, model, kit, check, need, quiet }) {
   const forkView = lastView(forkReqs)
   check(
     "fork: view shows the list at the fork point, the dialog's drop included",
-    forkView.includes(`[-] ${DROPPED}`) && forkView.includes(`[>] ${PLAN[0].items[0]}`),
+    forkView.includes(`[-] "${DROPPED}"`) && forkView.includes(`[>] "${PLAN[0].items[0]}"`),
     forkView.split("\n").slice(0, 4).join(" | "),
   )
   check(
@@ -106,13 +106,13 @@ export async function proveFork({ host, model, kit, check, need, quiet }) {
   const sourceView = lastView(model.requests.slice(beforeSource).filter((r) => r.kind === "main"))
   check(
     "the fork's change stays in the fork",
-    diverged.includes("[!] Handle empty input") && !sourceView.includes("[!] Handle empty input"),
+    diverged.includes('[!] "Handle empty input"') && !sourceView.includes('[!] "Handle empty input"'),
   )
   check(
     "the source's changes stay in the source",
-    sourceView.includes(`[x] ${PLAN[0].items[0]}`) &&
-      sourceView.includes(`[x] ${PLAN[0].items[1]}`) &&
-      !diverged.includes(`[x] ${PLAN[0].items[0]}`),
+    sourceView.includes(`[x] "${PLAN[0].items[0]}"`) &&
+      sourceView.includes(`[x] "${PLAN[0].items[1]}"`) &&
+      !diverged.includes(`[x] "${PLAN[0].items[0]}"`),
   )
   console.log(`   fork section took ${((Date.now() - started) / 1000).toFixed(1)}s`)
   return { source, sourceView }

@@ -32,10 +32,10 @@ async function until(ok, ms = FOLLOW_MS) {
 
 const toolResults = (req) => req.body.messages.filter((m) => m.role === "tool").map((m) => textOf(m.content))
 /** A `todo view` result: the whole list, starting with the first phase. */
-const isView = (text) => text.startsWith("Explore (")
+const isView = (text) => text.startsWith('"Explore" (')
 const lastUserText = (req) => textOf(req.body.messages.filter((m) => m.role === "user").at(-1)?.content ?? "")
 /** The status mark a list rendering gives a task: "[x]" done, "[>]" in progress, "[ ]" pending. */
-const mark = (text, task) => new RegExp(`(\\[[ x>!~-]\\]) ${task}`).exec(text ?? "")?.[1]
+const mark = (text, task) => new RegExp(`(\\[[ x>!~-]\\]) "${task}"`).exec(text ?? "")?.[1]
 
 export async function proveUndo({ host, model, kit, check }) {
   const t0 = Date.now()

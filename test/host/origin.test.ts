@@ -148,7 +148,7 @@ describe("a session met with no record", () => {
     expect(await prompt(h, "ses_gone")).toEqual([])
     const kept = [phase("Mine", task("Keep me", "in_progress"), task("And me", "abandoned"))]
     expect((await h.store.read("ses_gone")).list).toEqual(kept)
-    expect((await h.call("ses_gone", { op: "view" })).output).toContain("[-] And me")
+    expect((await h.call("ses_gone", { op: "view" })).output).toContain(`[-] "And me"`)
     expect(h.logs.filter((l) => l.includes("disappeared"))).toHaveLength(1)
   })
 

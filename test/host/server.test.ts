@@ -77,7 +77,7 @@ describe("the todo tool", () => {
     const { hooks } = h
     await created(hooks, "s1")
     const out = (await hooks.tool!.todo!.execute(PLAN as never, ctx("s1"))) as unknown as Obj
-    expect(out.output).toContain("[>] Write parser")
+    expect(out.output).toContain(`[>] "Write parser"`)
     expect((out.metadata as Obj).list).toEqual(JSON.parse(readFileSync(storeFile(h, "s1"), "utf8")).list)
   })
 
@@ -112,7 +112,7 @@ describe("the todo tool", () => {
     const { hooks } = h
     mkdirSync(h.storeDir, { recursive: true })
     writeFileSync(storeFile(h, "s1"), JSON.stringify(record))
-    expect(await todo(hooks, "s1", { op: "view" })).toContain("[ ] c")
+    expect(await todo(hooks, "s1", { op: "view" })).toContain(`[ ] "c"`)
     expect(readdirSync(h.storeDir).filter((f) => f.includes("corrupt"))).toEqual([])
     // The configured cap still applies to changes.
     expect(await todo(hooks, "s1", { op: "append", phase: "P", items: ["d"] })).toMatch(
@@ -134,7 +134,7 @@ describe("view never writes", () => {
     mkdirSync(h.storeDir, { recursive: true })
     const text = JSON.stringify(record)
     writeFileSync(storeFile(h, "s1"), text)
-    expect(await todo(h.hooks, "s1", { op: "view" })).toContain("[>] a")
+    expect(await todo(h.hooks, "s1", { op: "view" })).toContain(`[>] "a"`)
     expect(readFileSync(storeFile(h, "s1"), "utf8")).toBe(text)
     // The next real change writes the normal form.
     await todo(h.hooks, "s1", { op: "done", task: "a" })

@@ -97,10 +97,10 @@ describe("undo and redo", () => {
     const c = await started()
     const turns = await planDoneDone(c)
     await c.revert(turns[2]!)
-    expect(await view(c)).toMatch(/\[x\] Write parser[\s\S]*\[>\] Test parser/)
+    expect(await view(c)).toMatch(/\[x\] "Write parser"[\s\S]*\[>\] "Test parser"/)
     expect((await stored(c.h))[0]!.tasks[1]!.status).toBe("in_progress")
     await c.unrevert()
-    expect(await view(c)).toMatch(/\[x\] Test parser[\s\S]*\[>\] Ship it/)
+    expect(await view(c)).toMatch(/\[x\] "Test parser"[\s\S]*\[>\] "Ship it"/)
     // Two reverts in a row: the second point wins.
     await c.revert(turns[2]!)
     await c.revert(turns[1]!)
@@ -116,7 +116,7 @@ describe("undo and redo", () => {
     await c.prompt("Try the tests again")
     await c.removals([turns[2]!, `msg_${turns[2]!.slice(4, 8)}`])
     const again = await c.call({ op: "view" })
-    expect(again.output).toMatch(/\[>\] Test parser/)
+    expect(again.output).toMatch(/\[>\] "Test parser"/)
     expect((await c.call({ op: "done", task: "Test parser" })).output).toContain('Done "Test parser"')
     // A redo now has nothing to bring back: the undone call is gone from the history.
     const history = historyOf(await c.h.store.read(S))

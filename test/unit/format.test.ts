@@ -46,9 +46,9 @@ describe("glyphs and words", () => {
   })
 
   it("formats a task with its glyph and, when blocked, its reason", () => {
-    expect(formatTask(t("A", "blocked", "why"))).toBe("[!] A (blocked: why)")
-    expect(formatTask(t("A", "blocked"))).toBe("[!] A")
-    expect(formatTask(t("A", "completed"))).toBe("[x] A")
+    expect(formatTask(t("A", "blocked", "why"))).toBe('[!] "A" (blocked: "why")')
+    expect(formatTask(t("A", "blocked"))).toBe('[!] "A"')
+    expect(formatTask(t("A", "completed"))).toBe('[x] "A"')
   })
 })
 
@@ -56,20 +56,20 @@ describe("formatList", () => {
   it("prints phases with closed/total, tasks with glyphs, then the summary", () => {
     expect(formatList(SAMPLE)).toBe(
       [
-        "Foundation (1/2)",
-        "  [x] Scaffold crate",
-        "  [>] Wire workspace",
-        "Auth (1/3)",
-        "  [ ] Port store",
-        "  [!] Get keys (blocked: waiting on ops)",
-        "  [-] Old thing",
+        '"Foundation" (1/2)',
+        '  [x] "Scaffold crate"',
+        '  [>] "Wire workspace"',
+        '"Auth" (1/3)',
+        '  [ ] "Port store"',
+        '  [!] "Get keys" (blocked: "waiting on ops")',
+        '  [-] "Old thing"',
         'Next: "Port store". 2/5 done, 1 blocked.',
       ].join("\n"),
     )
   })
 
   it("prints an empty phase and an empty list", () => {
-    expect(formatList([{ name: "Later", tasks: [] }])).toBe("Later (0/0)\nThe list has no tasks.")
+    expect(formatList([{ name: "Later", tasks: [] }])).toBe('"Later" (0/0)\nThe list has no tasks.')
     expect(formatList([])).toBe("The list is empty.")
   })
 })
@@ -119,7 +119,7 @@ describe("formatOutcome", () => {
 
   it("start of a blocked task says why it was blocked", () => {
     expect(run(SAMPLE, { op: "start", task: "Get keys" }).text).toBe(
-      'Started "Get keys" (was blocked: waiting on ops); "Wire workspace" moved back to pending.\nNext: "Wire workspace". 2/5 done.',
+      'Started "Get keys" (was blocked: "waiting on ops"); "Wire workspace" moved back to pending.\nNext: "Wire workspace". 2/5 done.',
     )
   })
 
@@ -131,7 +131,7 @@ describe("formatOutcome", () => {
 
   it("says what is in progress when the op did not change it", () => {
     expect(run(SAMPLE, { op: "block", task: "Port store", reason: "needs review" }).text).toBe(
-      'Blocked "Port store" (needs review).\nNow: "Wire workspace". 2/5 done, 2 blocked.',
+      'Blocked "Port store" ("needs review").\nNow: "Wire workspace". 2/5 done, 2 blocked.',
     )
     expect(run(SAMPLE, { op: "drop", task: "Port store" }).text).toBe(
       'Dropped "Port store".\nNow: "Wire workspace". 3/5 done, 1 blocked.',
@@ -155,9 +155,9 @@ describe("formatOutcome", () => {
 
   it("a drop reason is said, and shown in the list as a blocker's is", () => {
     expect(run(SAMPLE, { op: "drop", task: "Port store", reason: "the store is generated" }).text).toBe(
-      'Dropped "Port store" (the store is generated).\nNow: "Wire workspace". 3/5 done, 1 blocked.',
+      'Dropped "Port store" ("the store is generated").\nNow: "Wire workspace". 3/5 done, 1 blocked.',
     )
-    expect(formatTask(t("Old", "abandoned", "not needed"))).toBe("[-] Old (dropped: not needed)")
+    expect(formatTask(t("Old", "abandoned", "not needed"))).toBe('[-] "Old" (dropped: "not needed")')
   })
 
   it("a batch that finishes a task and appends to its phase starts the appended task", () => {
@@ -180,7 +180,7 @@ describe("formatOutcome", () => {
       'Blocked "Port store".\nNow: "Wire workspace". 2/5 done, 2 blocked.',
     )
     expect(run(SAMPLE, { op: "block", task: "Get keys", reason: "vendor" }).text).toBe(
-      '"Get keys" still blocked: vendor.\nNow: "Wire workspace". Next: "Port store". 2/5 done, 1 blocked.',
+      '"Get keys" still blocked: "vendor".\nNow: "Wire workspace". Next: "Port store". 2/5 done, 1 blocked.',
     )
   })
 
@@ -286,12 +286,18 @@ describe("formatOutcome", () => {
           { phase: "Do", items: ["c"] },
         ],
       }).text,
-    ).toBe(["Plan (0/2)", "  [>] a", "  [ ] b", "Do (0/1)", "  [ ] c", 'Next: "b". 0/3 done.'].join("\n"))
+    ).toBe(
+      ['"Plan" (0/2)', '  [>] "a"', '  [ ] "b"', '"Do" (0/1)', '  [ ] "c"', 'Next: "b". 0/3 done.'].join(
+        "\n",
+      ),
+    )
   })
 
   it("init over a list says what it replaced", () => {
     expect(run(SAMPLE, { op: "init", items: ["x"] }).text).toBe(
-      ["Replaced a list of 2 phases, 5 tasks (2 done).", "Tasks (0/1)", "  [>] x", "0/1 done."].join("\n"),
+      ["Replaced a list of 2 phases, 5 tasks (2 done).", '"Tasks" (0/1)', '  [>] "x"', "0/1 done."].join(
+        "\n",
+      ),
     )
     const one: TodoList = [{ name: "P", tasks: [t("a")] }]
     expect(run(one, { op: "init", items: ["x"] }).text.split("\n")[0]).toBe(

@@ -29,13 +29,13 @@ const LIST: TodoList = [
 ]
 
 const COMPACT = [
-  "Build (1/3)",
-  "  [x] Write parser",
-  "  [>] Add tests",
-  "  [!] Deploy (blocked: waiting on credentials)",
-  "Docs (1/2)",
-  "  [ ] Write README",
-  "  [-] Old notes",
+  '"Build" (1/3)',
+  '  [x] "Write parser"',
+  '  [>] "Add tests"',
+  '  [!] "Deploy" (blocked: "waiting on credentials")',
+  '"Docs" (1/2)',
+  '  [ ] "Write README"',
+  '  [-] "Old notes"',
 ].join("\n")
 
 const EDITS = { lines: ['done "Write parser"', 'removed "Old idea"'], removed: ["Old idea"], omitted: 0 }
@@ -140,7 +140,7 @@ describe("injected texts", () => {
 
   test("a combined notice carries the list exactly once", () => {
     const text = ALL_INJECTED.combined!
-    expect(text.split("Build (1/3)").length).toBe(2)
+    expect(text.split('"Build" (1/3)').length).toBe(2)
     expect(text.split(MARKER).length).toBe(2)
     expect(text).toContain("restored from an earlier run, and the conversation was compacted")
     expect(text).toContain('Do not recreate removed tasks ("Old idea").')

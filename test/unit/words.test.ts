@@ -28,7 +28,7 @@ describe("status tables", () => {
 
   it("print the same box in the model's list and in TODO.md", () => {
     for (const status of STATUSES) {
-      expect(formatTask({ text: "a", status })).toBe(`${STATUS_BOXES[status]} a`)
+      expect(formatTask({ text: "a", status })).toBe(`${STATUS_BOXES[status]} "a"`)
       expect(renderMarkdown(only(status))).toContain(`- ${STATUS_BOXES[status]} a\n`)
       const back = parseMarkdown(`- ${STATUS_BOXES[status]} a\n`)
       expect(back.ok && back.value[0]!.tasks[0]!.status).toBe(status)

@@ -18,7 +18,7 @@ import { type CarriedList, newerCarried } from "../list/carried.ts"
 import { describeValue, parseSnapshot } from "../list/parse.ts"
 import { fail, isRecord, ok, type Result } from "../list/result.ts"
 import type { Limits, TodoList } from "../list/types.ts"
-import { hostileText, preview } from "../list/words.ts"
+import { hostileText, quotePreview } from "../list/words.ts"
 import { currentList, historyFrom, type ListHistory, recordCall, recordEdit, sameList } from "./history.ts"
 
 /** A list a part carries, and the call id of the todo call whose result it is (none for a /todo reply). */
@@ -73,7 +73,7 @@ export function readCarried(carried: CarriedList, limits: Limits): Result<TodoLi
     const texts = [phase.name, ...phase.tasks.flatMap((t) => (t.blocker ? [t.text, t.blocker] : [t.text]))]
     for (const text of texts) {
       const hostile = hostileText(text)
-      if (hostile) return fail(`"${preview(text)}" ${hostile}`)
+      if (hostile) return fail(`${quotePreview(text)} ${hostile}`)
     }
   }
   return ok(parsed.value)

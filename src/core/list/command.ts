@@ -5,7 +5,7 @@
 import { appendPhase, clean, eachTask } from "./queries.ts"
 import { fail, ok, type Result } from "./result.ts"
 import { OPEN, type Op, type Target, type TaskStatus, type TodoList } from "./types.ts"
-import { preview } from "./words.ts"
+import { quotePreview } from "./words.ts"
 
 export type CommandPlan =
   | { readonly kind: "show" }
@@ -116,14 +116,14 @@ export function resolveTarget(
     if (chosen.length > 1) {
       const shown = chosen
         .slice(0, 6)
-        .map((c) => `${c.kind} "${preview(c.name, 50)}"`)
+        .map((c) => `${c.kind} ${quotePreview(c.name, 50)}`)
         .join(", ")
       const more = chosen.length > 6 ? ` and ${chosen.length - 6} more` : ""
-      return fail(`"${preview(query)}" matches ${chosen.length}: ${shown}${more}. Type more of the name.`)
+      return fail(`${quotePreview(query)} matches ${chosen.length}: ${shown}${more}. Type more of the name.`)
     }
   }
   const what = allow.task && allow.phase ? "task or phase" : allow.task ? "task" : "phase"
-  return fail(`No ${what} matches "${preview(query)}". Run /todo to see the list.`)
+  return fail(`No ${what} matches ${quotePreview(query)}. Run /todo to see the list.`)
 }
 
 function parseAppend(list: TodoList, rest: string): Result<Op> {
@@ -232,7 +232,7 @@ export function parseCommand(input: string, list: TodoList): Result<CommandPlan>
       return ok({ kind: "ops", verb, ops: [op] })
     }
     default:
-      return fail(`Unknown /todo verb "${preview(verb, 30)}".\n${COMMAND_USAGE}`)
+      return fail(`Unknown /todo verb ${quotePreview(verb, 30)}.\n${COMMAND_USAGE}`)
   }
 }
 

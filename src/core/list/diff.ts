@@ -5,7 +5,7 @@
 import { eachTask } from "./queries.ts"
 import { isRecord } from "./result.ts"
 import type { TaskStatus, TodoList } from "./types.ts"
-import { preview, quote, STATUS_WORDS } from "./words.ts"
+import { quotePreview, STATUS_WORDS } from "./words.ts"
 
 /**
  * One user edit in words: what the reply and the toast say, what a record's `edits` queue holds until the
@@ -88,29 +88,28 @@ export function diffLists(before: TodoList, after: TodoList): ListDiff {
   const beforePhases = new Set(before.map((phase) => renamed.phases.get(phase.name) ?? phase.name))
 
   for (const [from, to] of renamed.phases)
-    lines.push(`renamed phase ${quote(preview(from))} to ${quote(preview(to))}`)
+    lines.push(`renamed phase ${quotePreview(from)} to ${quotePreview(to)}`)
   for (const phase of before)
     if (!afterPhases.has(renamed.phases.get(phase.name) ?? phase.name)) {
-      lines.push(`removed phase ${quote(preview(phase.name))}`)
+      lines.push(`removed phase ${quotePreview(phase.name)}`)
       removedPhases.push(phase.name)
     }
   for (const phase of after)
-    if (!beforePhases.has(phase.name)) lines.push(`added phase ${quote(preview(phase.name))}`)
-  for (const [from, to] of renamed.tasks)
-    lines.push(`renamed ${quote(preview(from))} to ${quote(preview(to))}`)
+    if (!beforePhases.has(phase.name)) lines.push(`added phase ${quotePreview(phase.name)}`)
+  for (const [from, to] of renamed.tasks) lines.push(`renamed ${quotePreview(from)} to ${quotePreview(to)}`)
 
   const seen = new Set<string>()
   for (const { task, phaseIndex } of eachTask(after)) {
     const phase = after[phaseIndex]!.name
     seen.add(task.text)
     const old = beforeTasks.get(task.text)
-    const name = quote(preview(task.text))
+    const name = quotePreview(task.text)
     if (!old) {
-      lines.push(`added ${name} to ${quote(preview(phase))} (${STATUS_WORDS[task.status]})`)
+      lines.push(`added ${name} to ${quotePreview(phase)} (${STATUS_WORDS[task.status]})`)
       continue
     }
-    if (old.phase !== phase) lines.push(`moved ${name} to ${quote(preview(phase))}`)
-    const why = task.blocker === undefined ? "" : ` (${quote(preview(task.blocker))})`
+    if (old.phase !== phase) lines.push(`moved ${name} to ${quotePreview(phase)}`)
+    const why = task.blocker === undefined ? "" : ` (${quotePreview(task.blocker)})`
     if (old.status !== task.status)
       lines.push(
         task.blocker !== undefined
@@ -118,13 +117,13 @@ export function diffLists(before: TodoList, after: TodoList): ListDiff {
           : `${name}: ${STATUS_WORDS[old.status]} -> ${STATUS_WORDS[task.status]}`,
       )
     else if (task.status === "blocked" && old.blocker !== task.blocker)
-      lines.push(`blocked ${name} (${quote(preview(task.blocker ?? "no reason"))})`)
+      lines.push(`blocked ${name} (${quotePreview(task.blocker ?? "no reason")})`)
     else if (task.status === "abandoned" && task.blocker !== undefined && old.blocker !== task.blocker)
       lines.push(`dropped ${name}${why}`)
   }
   for (const [text, old] of beforeTasks)
     if (!seen.has(text)) {
-      if (afterPhases.has(old.phase)) lines.push(`removed ${quote(preview(text))}`)
+      if (afterPhases.has(old.phase)) lines.push(`removed ${quotePreview(text)}`)
       removed.push(text)
     }
   return { lines, removed, removedPhases }

@@ -12,7 +12,7 @@ import { normalize } from "./reducers.ts"
 import type { Result } from "./result.ts"
 import type { Limits, TodoList } from "./types.ts"
 import { DEFAULT_LIMITS } from "./types.ts"
-import { preview, quote } from "./words.ts"
+import { quotePreview } from "./words.ts"
 
 export interface Imported {
   readonly list: TodoList
@@ -31,7 +31,7 @@ export interface ImportOptions {
   readonly force?: boolean
 }
 
-const q = (text: string) => quote(preview(text))
+const q = (text: string): string => quotePreview(text)
 
 // A file with dozens of [>] tasks gets one short note.
 const NAMES_SHOWN = 3

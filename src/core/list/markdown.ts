@@ -52,7 +52,7 @@ import { checkList, checkText } from "./queries.ts"
 import type { Result } from "./result.ts"
 import type { Limits, Task, TaskStatus, TodoList } from "./types.ts"
 import { CLOSED, DEFAULT_LIMITS } from "./types.ts"
-import { DEFAULT_PHASE, neutralize, preview, STATUS_BOXES } from "./words.ts"
+import { DEFAULT_PHASE, neutralize, quotePreview, STATUS_BOXES } from "./words.ts"
 
 /** First line of every export; its presence lets a caller refuse to overwrite a foreign file. */
 export const EXPORT_MARKER = "<!-- opencode-todo -->"
@@ -157,8 +157,8 @@ export function readMarkdown(
 ): Result<MarkdownRead> {
   const quoting = options.quote !== false
   /** ` "text"` when quoting, else nothing. */
-  const named = (value: string): string => (quoting ? ` "${preview(value)}"` : "")
-  const got = (line: string): string => (quoting ? `; got "${preview(line)}"` : "")
+  const named = (value: string): string => (quoting ? ` ${quotePreview(value)}` : "")
+  const got = (line: string): string => (quoting ? `; got ${quotePreview(line)}` : "")
   const lines = splitLines(text)
   const title = titleLine(lines)
   const titlePhase = title === -1 ? undefined : loneTitlePhase(lines, title, limits)
@@ -219,7 +219,7 @@ export function readMarkdown(
       if (status === undefined) {
         return fail(
           i,
-          `unknown status mark "[${preview(mark)}]"${quoting ? ` in "${preview(line)}"` : ""}; use [ ] pending, [>] in progress, [x] done, [-] dropped or [!] blocked.`,
+          `unknown status mark ${quotePreview(`[${mark}]`)}${quoting ? ` in ${quotePreview(line)}` : ""}; use [ ] pending, [>] in progress, [x] done, [-] dropped or [!] blocked.`,
         )
       }
       if (rest.trim() === "") return fail(i, `task text is empty${got(line)}`)
@@ -261,7 +261,10 @@ export function readMarkdown(
       let phase = phases[phases.length - 1]
       if (phase === undefined) {
         if (titlePhase !== undefined)
-          note(title, `tasks under the title "${preview(titlePhase)}" form phase "${preview(titlePhase)}"`)
+          note(
+            title,
+            `tasks under the title ${quotePreview(titlePhase)} form phase ${quotePreview(titlePhase)}`,
+          )
         const name = titlePhase ?? DEFAULT_PHASE
         phase = { name, line: i + 1, implicit: true, tasks: [] }
         phases.push(phase)

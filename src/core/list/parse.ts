@@ -17,7 +17,7 @@ import type {
   TodoList,
 } from "./types.ts"
 import { DEFAULT_LIMITS, OP_NAMES, STATUSES } from "./types.ts"
-import { DEFAULT_PHASE, foldLine, preview, tooManyOpsText } from "./words.ts"
+import { DEFAULT_PHASE, foldLine, quotePreview, tooManyOpsText } from "./words.ts"
 
 type Obj = Readonly<Record<string, unknown>>
 
@@ -112,7 +112,7 @@ function resolveOpName(raw: Obj, list: TodoList): Result<OpName> {
   if (typeof op !== "string")
     return fail(`"op" must be a string, one of ${OP_LIST}; got ${describeValue(op)}.`)
   const name = clean(op).toLowerCase()
-  return isOpName(name) ? ok(name) : fail(`Unknown op "${preview(clean(op))}". Use one of: ${OP_LIST}.`)
+  return isOpName(name) ? ok(name) : fail(`Unknown op ${quotePreview(clean(op))}. Use one of: ${OP_LIST}.`)
 }
 
 /** The op a raw element names or implies, for error messages; undefined when it cannot be told. */
@@ -173,7 +173,7 @@ function parseTarget(raw: Obj): Result<Target | undefined> {
 function quoteKeys(keys: readonly string[]): string {
   const shown = keys
     .slice(0, 5)
-    .map((k) => `"${preview(k, 30)}"`)
+    .map((k) => `${quotePreview(k, 30)}`)
     .join(", ")
   return keys.length > 5 ? `${shown} and ${keys.length - 5} more` : shown
 }
@@ -335,7 +335,7 @@ function isStatus(value: unknown): value is TaskStatus {
 }
 
 function got(value: unknown): string {
-  return typeof value === "string" && value.trim() !== "" ? `"${preview(value)}"` : describeValue(value)
+  return typeof value === "string" && value.trim() !== "" ? `${quotePreview(value)}` : describeValue(value)
 }
 
 /**

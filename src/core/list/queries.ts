@@ -3,7 +3,7 @@
 
 import type { Counts, Limits, Phase, Task, TodoList } from "./types.ts"
 import { OPEN, type TaskStatus } from "./types.ts"
-import { DEFAULT_PHASE, hostileText, preview } from "./words.ts"
+import { DEFAULT_PHASE, hostileText, quotePreview } from "./words.ts"
 
 export interface Located {
   readonly task: Task
@@ -115,7 +115,7 @@ export function looksLikeId(text: string): boolean {
  * `what` is how the error names the value, e.g. `task "…"` or `phase name`.
  */
 export function checkText(text: string, what: string, limits: Limits, quoted = true): string | undefined {
-  const named = quoted ? `${what} "${preview(text)}"` : what
+  const named = quoted ? `${what} ${quotePreview(text)}` : what
   const shape = checkShape(text, what, named, limits)
   if (shape) return shape
   const hostile = hostileText(text)
@@ -135,7 +135,7 @@ function checkShape(text: string, what: string, named: string, limits: Limits): 
 }
 
 function checkStored(text: string, what: string, limits: Limits): string | undefined {
-  return checkShape(text, what, `${what} "${preview(text)}"`, limits)
+  return checkShape(text, what, `${what} ${quotePreview(text)}`, limits)
 }
 
 /**
@@ -154,7 +154,8 @@ export function checkList(list: readonly Phase[], limits: Limits): string | unde
   for (const phase of list) {
     const bad = checkStored(phase.name, "Phase name", limits)
     if (bad) return bad
-    if (phases.has(phase.name)) return `Duplicate phase "${preview(phase.name)}"; phase names must be unique.`
+    if (phases.has(phase.name))
+      return `Duplicate phase ${quotePreview(phase.name)}; phase names must be unique.`
     phases.add(phase.name)
     for (const task of phase.tasks) {
       const badTask = checkStored(task.text, "Task", limits)
@@ -162,11 +163,11 @@ export function checkList(list: readonly Phase[], limits: Limits): string | unde
       const seen = tasks.get(task.text)
       if (seen !== undefined)
         return seen === phase.name
-          ? `Duplicate task "${preview(task.text)}" in phase "${preview(phase.name)}"; task texts must be unique.`
-          : `Duplicate task "${preview(task.text)}" (in phases "${preview(seen)}" and "${preview(phase.name)}"); task texts must be unique across the list.`
+          ? `Duplicate task ${quotePreview(task.text)} in phase ${quotePreview(phase.name)}; task texts must be unique.`
+          : `Duplicate task ${quotePreview(task.text)} (in phases ${quotePreview(seen)} and ${quotePreview(phase.name)}); task texts must be unique across the list.`
       tasks.set(task.text, phase.name)
       if (task.blocker !== undefined && !HAS_REASON.has(task.status))
-        return `Task "${preview(task.text)}" has a reason but is ${task.status}; only blocked and dropped tasks carry one.`
+        return `Task ${quotePreview(task.text)} has a reason but is ${task.status}; only blocked and dropped tasks carry one.`
       if (task.blocker !== undefined) {
         const badReason = checkStored(task.blocker, "Blocker reason", limits)
         if (badReason) return badReason

@@ -29,7 +29,7 @@ import type {
   TodoList,
 } from "./types.ts"
 import { CLOSED, DEFAULT_LIMITS, OPEN } from "./types.ts"
-import { foldLine, preview, quote, STATUS_WORDS, unquote } from "./words.ts"
+import { foldLine, quotePreview, STATUS_WORDS, unquote } from "./words.ts"
 
 export interface Applied {
   readonly list: TodoList
@@ -37,7 +37,7 @@ export interface Applied {
 }
 
 function q(text: string): string {
-  return quote(preview(text))
+  return quotePreview(text)
 }
 
 function quoteAll(texts: readonly string[]): string {

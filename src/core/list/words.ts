@@ -2,6 +2,7 @@
 // text and Markdown, as a glyph in the sidebar), the progress count, and the small text helpers every
 // message uses. One home, so the model, the user and the sidebar read the same words for the same thing.
 
+import { lookalikes } from "./lookalike.ts"
 import type { TaskStatus } from "./types.ts"
 
 /** The plugin's id: the host's plugin id, the log service, the prefix of its command names. */
@@ -89,10 +90,22 @@ function codePointName(code: number): string {
   return `U+${code.toString(16).toUpperCase().padStart(4, "0")}`
 }
 
+/** The marker's head, which no text from outside may read as. */
+const MARKER_HEAD = MARKER.slice(0, MARKER.indexOf(":") + 1)
+
+/**
+ * Where text reads as the marker's head, however it is spelled: invisible or format characters, odd
+ * spaces, fullwidth or look-alike letters, other brackets (see lookalike.ts). Printable ASCII without a
+ * colon cannot, and most text is that, so it is passed over without folding.
+ */
+function markerLookalikes(text: string): ReturnType<typeof lookalikes> {
+  return /^[\x20-\x39\x3b-\x7e]*$/.test(text) ? [] : lookalikes(text, MARKER_HEAD)
+}
+
 /**
  * Why `text` may not be stored, or undefined: the first hostile character with its kind, code point and 1-based
- * position ("a control character U+001B at position 4"), or the plugin's marker, which would let text speak in
- * the plugin's voice.
+ * position ("a control character U+001B at position 4"), or text that reads as the plugin's marker, which would
+ * let text speak in the plugin's voice.
  */
 export function hostileText(text: string): string | undefined {
   const match = HOSTILE.exec(text)
@@ -101,23 +114,42 @@ export function hostileText(text: string): string | undefined {
     const position = Array.from(text.slice(0, match.index)).length + 1
     return `has ${kindOf(code)} ${codePointName(code)} at position ${position}; remove it`
   }
-  if (text.toLowerCase().includes(MARKER_HEAD))
-    return `contains the plugin's marker "${MARKER_HEAD}"; reword it`
+  if (markerLookalikes(text).length > 0) return `reads as the plugin's marker "${MARKER_HEAD}"; reword it`
   return undefined
 }
 
-const MARKER_HEAD = MARKER.slice(0, MARKER.indexOf(":") + 1).toLowerCase()
+/** "\u001b": one UTF-16 unit as a JSON escape, so a quoted literal still parses to the exact text. */
+const unitEscape = (unit: string): string => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`
 
 /**
- * Text safe for a terminal, a log or the model: every hostile character becomes its escape (`\u001b`). Stored
- * records from before the rule may still hold such characters; they load, and are shown this way.
+ * Text that reads as the marker, defused: its first character and everything in it that is not printable ASCII
+ * become escapes (`\u005btodo\u200bplugin:`), so it no longer reads as the marker and the hidden characters show.
+ */
+function defuseMarker(text: string): string {
+  const found = markerLookalikes(text)
+  if (found.length === 0) return text
+  let out = ""
+  let at = 0
+  for (const { start, end } of found) {
+    out += text.slice(at, start)
+    for (let i = start; i < end; i++) {
+      const unit = text[i]!
+      out += i === start || !/[\x20-\x7e]/.test(unit) ? unitEscape(unit) : unit
+    }
+    at = end
+  }
+  return out + text.slice(at)
+}
+
+/**
+ * Text safe for a terminal, a log or the model: every hostile character becomes its escape (`\u001b`), and text
+ * that reads as the plugin's marker is defused the same way. Stored records and files from before the rules may
+ * still hold either; they load, and are shown this way.
  */
 export function neutralize(text: string): string {
-  if (!HOSTILE.test(text)) return text
-  return text.replace(
-    new RegExp(HOSTILE.source, "g"),
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  )
+  const defused = defuseMarker(text)
+  if (!HOSTILE.test(defused)) return defused
+  return defused.replace(new RegExp(HOSTILE.source, "g"), unitEscape)
 }
 
 /**
@@ -141,6 +173,16 @@ export function unquote(text: string): string | undefined {
   } catch {
     return undefined
   }
+}
+
+/**
+ * Quotes text from outside for any message the model reads (results, errors, notices), shortened to one line of at
+ * most `max` characters first: the one way such text is shown to the model, so it can neither end its own
+ * quotation nor start a line of its own. Cut text ends in "…" inside the quotes.
+ */
+export function quotePreview(text: string, max = 60): string {
+  const flat = text.replace(/[\r\n]+/g, " ")
+  return quote(flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`)
 }
 
 /** Shortens text to one line of at most `max` characters, so a runaway input cannot flood a message. */

@@ -1,10 +1,11 @@
 // The words the model reads: tool results, the compact whole-list view, and the one-line summary.
 // Every result is paid for on every call, so it is kept short: what changed, what is in progress, what is next.
+// Every task text, phase name and reason in them is quoted (words.ts quote), so none can speak for itself.
 
 import type { ExecuteResult } from "../list/execute.ts"
 import { counts, countTasks, inProgressTask, nextPendingTask } from "../list/queries.ts"
 import type { Change, Op, Task, TaskStatus, TodoList } from "../list/types.ts"
-import { neutralize, progressText, quote, STATUS_BOXES, STATUS_WORDS } from "../list/words.ts"
+import { progressText, quote, STATUS_BOXES, STATUS_WORDS } from "../list/words.ts"
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`
@@ -17,10 +18,8 @@ function names(texts: readonly string[]): string {
 }
 
 export function formatTask(task: Task): string {
-  const line = `${STATUS_BOXES[task.status]} ${neutralize(task.text)}`
-  return task.blocker !== undefined
-    ? `${line} (${STATUS_WORDS[task.status]}: ${neutralize(task.blocker)})`
-    : line
+  const line = `${STATUS_BOXES[task.status]} ${quote(task.text)}`
+  return task.blocker !== undefined ? `${line} (${STATUS_WORDS[task.status]}: ${quote(task.blocker)})` : line
 }
 
 /** "Next: "X". 3/12 done, 1 blocked." Done counts closed tasks (done or dropped). */
@@ -41,7 +40,7 @@ export function formatPhases(list: TodoList): string {
   const lines: string[] = []
   for (const phase of list) {
     const c = countTasks(phase.tasks)
-    lines.push(`${neutralize(phase.name)} (${c.closed}/${c.total})`)
+    lines.push(`${quote(phase.name)} (${c.closed}/${c.total})`)
     for (const task of phase.tasks) lines.push(`  ${formatTask(task)}`)
   }
   return lines.join("\n")
@@ -92,7 +91,7 @@ function groupKey(net: Net): string | undefined {
 function renderGroup(group: Group): string {
   const list = names(group.tasks)
   const { from, last } = group.sample
-  const reason = last.reason
+  const reason = last.reason ? quote(last.reason) : undefined
   if (group.key === "done") return `Done ${list}.`
   if (group.key.startsWith("dropped:")) return reason ? `Dropped ${list} (${reason}).` : `Dropped ${list}.`
   if (group.key === "unblocked") return `Unblocked ${list}.`
