@@ -140,7 +140,7 @@ describe("the list follows the host's facts, whatever events a server saw", () =
     const restarted = await another(h)
     await host.redo(restarted)
     expect(await stored(restarted)).toEqual(["A:completed", "B:completed", "C:in_progress"])
-    expect(await restarted.command(S, "")).toMatch(/\[x\] B[\s\S]*\[>\] C/)
+    expect(await restarted.command(S, "")).toMatch(/\[x\] "B"[\s\S]*\[>\] "C"/)
     await host.prompt(restarted, "done C")
     await host.call(restarted, { op: "done", task: "C" })
     expect(await stored(restarted)).toEqual(["A:completed", "B:completed", "C:completed"])
@@ -154,7 +154,7 @@ describe("the list follows the host's facts, whatever events a server saw", () =
     expect(await stored(other)).toEqual(["A:completed", "B:in_progress", "C:pending"])
     await host.redo(other)
     expect(await stored(h)).toEqual(["A:completed", "B:completed", "C:in_progress"])
-    expect(await other.command(S, "")).toMatch(/\[x\] B[\s\S]*\[>\] C/)
+    expect(await other.command(S, "")).toMatch(/\[x\] "B"[\s\S]*\[>\] "C"/)
   })
 
   it("an undo one server recorded, committed by a prompt in the other: the undone states are gone for good", async () => {
