@@ -22,8 +22,8 @@ async function until(ok, ms = FOLLOW_MS) {
 }
 
 const toolResults = (req) => req.body.messages.filter((m) => m.role === "tool").map((m) => textOf(m.content))
-const isView = (text) => text.startsWith("Explore (")
-const mark = (text, task) => new RegExp(`(\\[[ x>!~-]\\]) ${task}`).exec(text ?? "")?.[1]
+const isView = (text) => text.startsWith('"Explore" (')
+const mark = (text, task) => new RegExp(`(\\[[ x>!~-]\\]) "${task}"`).exec(text ?? "")?.[1]
 
 /**
  * Runs on hosts of its own (`boot` starts one on a data folder): the first is stopped for the restart, the
