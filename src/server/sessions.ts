@@ -1,12 +1,13 @@
 // The sessions this server tracks: per session, the core's state and the list as last read from the
 // store. Owns the ways host facts reach the core besides hooks (the stored list, another process's writes,
 // the session's parent, and the host's revert point and messages that the list in effect follows, see
-// `agree`) and performs the actions the core returns that need no hook output.
+// `agree`; host-agreement.ts asks the host for those) and performs the actions the core returns that need no
+// hook output. The one module that assigns a tracked session's list and state.
 
 import { type Config, limitsOf } from "../core/config.ts"
-import { inEffect, placesToCheck } from "../core/history/effect.ts"
+import { inEffect } from "../core/history/effect.ts"
 import { type Point, revertPoint, sameList, settleEdit } from "../core/history/history.ts"
-import { type EditAnchor, editAnchor, type RewindAction, samePoint } from "../core/history/rewind.ts"
+import { type EditAnchor, editAnchor, type RewindAction } from "../core/history/rewind.ts"
 import { type EditNote, isEditNote } from "../core/list/diff.ts"
 import type { TodoList } from "../core/list/types.ts"
 import { type History, type StubState, stepStubs } from "../core/model/stale.ts"
@@ -26,16 +27,9 @@ import type { Snapshot } from "../store/record.ts"
 import { historyOf } from "../store/record.ts"
 import type { Computed, Store, Updated } from "../store/store.ts"
 import type { AgentRulesSource } from "./agent-rules.ts"
+import { type AgreeHow, hostAgreement } from "./host-agreement.ts"
 import { decodeSessionInfo } from "./host-events.ts"
-import {
-  factsFrom,
-  type KnownFacts,
-  lookupHolds,
-  lookupMessageIds,
-  lookupRevert,
-  newFacts,
-  placeKey,
-} from "./host-facts.ts"
+import { type KnownFacts, newFacts } from "./host-facts.ts"
 import type { HostPort } from "./host-port.ts"
 import type { FindOrigin } from "./origin.ts"
 import { withinMs } from "./wait.ts"
@@ -45,9 +39,6 @@ import { withinMs } from "./wait.ts"
 const PARENT_WAIT_MS = 2_000
 // How long a user edit waits for the host to name the newest message, when no event named it yet.
 const NEWEST_WAIT_MS = 1_000
-// How long each lookup of the host's facts may take (its revert point, whether it still has a message): once
-// per session when this server first loads it, and again only when the record and the events disagree.
-const FACTS_WAIT_MS = 1_000
 
 /**
  * What the server keeps per session: the core's session state, and the list in effect as last read from the
@@ -108,11 +99,10 @@ export interface Sessions {
   resolveParent(s: Tracked): Promise<void>
   /**
    * Brings the record into agreement with the host's facts (core/history/effect.ts): the list in effect is
-   * the one the record and the host's revert point and messages give, whatever events this process saw.
-   * `ask`: look the facts up (a session this server just loaded); `prompted`: a prompt just ran, so the host
-   * committed any pending undo.
+   * the one the record and the host's revert point and messages give, whatever events this process saw
+   * (host-agreement.ts asks the host).
    */
-  agree(s: Tracked, how?: { readonly ask?: boolean; readonly prompted?: boolean }): Promise<void>
+  agree(s: Tracked, how?: AgreeHow): Promise<void>
   /**
    * Where a user edit made now belongs in the conversation: the revert point while reverted, else after the
    * newest message (asked of the host when this process has seen none). Undefined when the host cannot say.
@@ -137,6 +127,7 @@ export function trackSessions(deps: {
   const { log } = host
   const limits = limitsOf(config)
   const sessions = new Map<string, Held>()
+  const agreeWithHost = hostAgreement(host, store, limits)
 
   function get(id: string): Held {
     let s = sessions.get(id)
@@ -199,52 +190,10 @@ export function trackSessions(deps: {
     s.storedRevert = snapshot.history === undefined ? undefined : revertPoint(snapshot.history)
   }
 
-  /** Each slow answer of the host is said once per session and kind, with what the list did meanwhile. */
-  const slowSaid = new Set<string>()
-  function slow(s: Tracked, what: string): void {
-    const said = `${s.id} ${what}`
-    if (slowSaid.has(said)) return
-    slowSaid.add(said)
-    log(
-      "warn",
-      `The host did not say ${what} within ${FACTS_WAIT_MS / 1000} s; the todo list of session ${JSON.stringify(s.id.slice(0, 40))} was kept as stored until it does.`,
-    )
-  }
-
-  async function agree(s: Held, how: { readonly ask?: boolean; readonly prompted?: boolean } = {}) {
-    let revert = how.prompted ? null : s.host.revert
-    if (revert === undefined || (how.ask && !how.prompted)) {
-      const looked = await lookupRevert(host, s.id, FACTS_WAIT_MS)
-      if (looked !== undefined) revert = s.host.revert = looked
-    }
-    // A host that does not say where it is reverted to (or a fake one that knows no such session): no change.
-    if (revert === undefined) return
-    if (how.prompted) s.host.revert = null
-    const history = historyOf(await store.read(s.id))
-    const stored = revertPoint(history)
-    const prompted = how.prompted && stored !== undefined ? stored : undefined
-    const answers = new Map<string, boolean | undefined>()
-    if (how.ask)
-      for (const place of placesToCheck(history)) {
-        if (place === stored && (prompted !== undefined || samePoint(stored, revert))) continue
-        const held = await lookupHolds(host, s.id, place, FACTS_WAIT_MS)
-        if (held === undefined) slow(s, "which messages it still has")
-        answers.set(placeKey(place), held)
-      }
-    let facts = factsFrom(s.host, revert, answers, {
-      ask: how.ask === true,
-      ...(prompted ? { prompted } : {}),
-    })
-    let probe = inEffect(history, facts, limits)
-    if (probe.unsure && how.ask) {
-      // The newest recorded change is gone: the host's message list says where the cut is.
-      const messages = await lookupMessageIds(host, s.id, FACTS_WAIT_MS)
-      if (messages === undefined) slow(s, "which messages it still has")
-      else {
-        facts = factsFrom(s.host, revert, answers, { ask: true, messages, ...(prompted ? { prompted } : {}) })
-        probe = inEffect(history, facts, limits)
-      }
-    }
+  async function agree(s: Held, how: AgreeHow = {}) {
+    const agreement = await agreeWithHost(s, how)
+    if (agreement === undefined) return
+    const { facts, effect: probe } = agreement
     if (probe.changes.length === 0) {
       s.storedRevert = revertPoint(probe.history)
       return

@@ -2,130 +2,50 @@
 // through the command registry (no model turn; the person who typed it is answered over RPC), the
 // todo-discipline skill through the skill registry, the session's prompt, context and compaction hooks, its
 // event stream, and the RPC the TUI plugin talks to (src/shared/v2-rpc.ts). Everything decided is decided by the
-// same runtime as on 1.18 (runtime.ts); the list lives in the same shared file store.
+// same runtime as on 1.18 (runtime.ts); the list lives in the same shared file store. This module owns the
+// registering, the session hooks and the event stream; the context's type and guards are in v2-context.ts, the
+// host port over its session domain in v2-host-port.ts, and what is registered (tool, command, skill, RPC
+// handlers) in v2-registry.ts.
 //
 // Every capability is probed before use: one the host lacks is logged once and the rest goes on. A context with
 // no tool registry or no session hooks is not OpenCode 2 (1.x hosts that call `setup` pass a partial context of
 // that kind): nothing is registered there, so the `server` entry that host also loads is the only one at work.
 //
 // Host facts (anomalyco/opencode, read, not run; the pinned @opencode-ai/plugin 1.18.33 types lack these domains):
-// - The context's domains and how each registration is made: packages/plugin/src/promise/adapter.ts@07bc181c
-//   (tool.transform editor `add`, tool.hook, command.transform editor `add`, skill.transform, session.hook,
-//   session.synthetic/get/context, event.subscribe, agent.list, rpc.register, location, options);
-//   packages/plugin/src/promise/plugin.ts@0ef9ef4b (`setup` may return a cleanup).
-// - Tool info `{ name, description, input, options: { permission, codemode } }`; raw JSON Schema input is passed
-//   through unvalidated; a result is `{ content, metadata }`, and one with `output` but no output schema dies:
-//   packages/schema/src/tool.ts@0f131b3e, packages/core/src/tool/runtime.ts@0ad62326. The adapter runs a plugin
-//   tool in Effect.promise, so a throw would be a defect: errors are returned as results.
-// - A command's `execute({ sessionID, messageID, prompt, delivery })` returning nothing is an immediate outcome
-//   with no model turn: packages/core/src/command.ts@35952d99, packages/plugin/src/promise/command.ts@35952d99.
-// - Skill info `{ id, name, description, location, content }`: packages/schema/src/skill.ts@30892a7b;
-//   editor `add`: packages/plugin/src/promise/skill.ts@10863ceb.
 // - Session hooks `prompt { sessionID, messageID, prompt }`, `context { sessionID, agent, model, kind, system,
 //   messages, tools }`, `compaction` (the same): packages/plugin/src/promise/session.ts@03545fd3.
 
-import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { z } from "zod"
 import { type Config, limitsOf } from "../core/config.ts"
 import type { Origin } from "../core/history/fork.ts"
 import { historyFrom, listForCopy } from "../core/history/history.ts"
-import { CARRIED_LIST_VERSION } from "../core/list/carried.ts"
 import { COMMAND_DESCRIPTION } from "../core/list/command.ts"
 import { isRecord } from "../core/list/result.ts"
 import { TODO_TOOL } from "../core/list/words.ts"
 import { type PromptFamily, steeringOn, steerSystemPrompt } from "../core/model/host-prompt.ts"
-import { TOOL_DESCRIPTION } from "../core/model/prompts.ts"
-import { commandOutcomeText } from "../core/view/dialog.ts"
-import { TODO_RPC, type TodoRpcEvents } from "../shared/v2-rpc.ts"
+import { TODO_RPC } from "../shared/v2-rpc.ts"
 import { historyOf } from "../store/record.ts"
 import type { Store } from "../store/store.ts"
 import { agentRulesSource } from "./agent-rules.ts"
-import type { HostPort } from "./host-port.ts"
 import { type Log, onceLogger, stderrLog } from "./output.ts"
 import { type Runtime, startRuntime } from "./runtime.ts"
 import { SKILLS_DIR } from "./skills-dir.ts"
-import { toolArgs } from "./todo-tool.ts"
-import { applyV2Stubs, decodeV2Event, injectV2, v2AgentRules, v2History, v2SessionInfo } from "./v2-events.ts"
+import {
+  type Fn,
+  fn,
+  messagesOf,
+  modelIds,
+  type Registration,
+  type RpcRegistration,
+  type V2Context,
+} from "./v2-context.ts"
+import { applyV2Stubs, decodeV2Event, injectV2, v2AgentRules, v2History } from "./v2-events.ts"
+import { v2HostPort } from "./v2-host-port.ts"
+import { type EmitRpc, readSkill, rpcHandlers, todoCommand, todoToolInfo } from "./v2-registry.ts"
 import { withinMs } from "./wait.ts"
 
 /** How long the first sight of a session may wait for the host to say whether it is new. */
 const FIRST_SIGHT_MS = 2_000
-
-type Fn = (...args: never[]) => unknown
-interface Registration {
-  readonly dispose?: () => Promise<void> | void
-}
-interface RpcRegistration extends Registration {
-  readonly events?: { readonly emit?: (name: string, data: unknown) => Promise<void> | void }
-}
-
-/**
- * The part of OpenCode 2's plugin context this binding uses, every member optional: the binding probes each one.
- * Written here from the source (the installed typings are 1.18's partial context).
- */
-export interface V2Context {
-  readonly options?: Record<string, unknown>
-  readonly location?: { readonly directory?: string }
-  readonly tool?: { readonly transform?: Fn; readonly hook?: Fn }
-  readonly command?: { readonly transform?: Fn }
-  readonly skill?: { readonly transform?: Fn }
-  readonly session?: {
-    readonly hook?: Fn
-    readonly synthetic?: Fn
-    readonly get?: Fn
-    readonly context?: Fn
-  }
-  readonly event?: { readonly subscribe?: Fn }
-  readonly agent?: { readonly list?: Fn }
-  readonly rpc?: { readonly register?: Fn }
-}
-
-/** The tool's input, as JSON Schema: the same schema the 1.18 tool declares, converted once. */
-export const TOOL_INPUT_SCHEMA: Record<string, unknown> = (() => {
-  const { $schema: _, ...schema } = z.toJSONSchema(z.object(toolArgs)) as Record<string, unknown>
-  return schema
-})()
-
-/** The skill's name, description and body from its SKILL.md (the host has no skills-path hook on 2). */
-export function readSkill(
-  dir = SKILLS_DIR,
-): { name: string; description: string; content: string } | undefined {
-  try {
-    const raw = readFileSync(join(dir, "todo-discipline", "SKILL.md"), "utf8")
-    const match = /^---\n([\s\S]*?)\n---\n?([\s\S]*)$/.exec(raw)
-    if (!match) return undefined
-    const field = (name: string) => new RegExp(`^${name}:\\s*(.+)$`, "m").exec(match[1]!)?.[1]?.trim()
-    const name = field("name")
-    const description = field("description")
-    if (!name || !description) return undefined
-    return { name, description, content: match[2]!.trim() }
-  } catch {
-    return undefined
-  }
-}
-
-function fn(value: unknown): value is Fn {
-  return typeof value === "function"
-}
-
-/** The messages a session.context answer holds, however the host wraps them; undefined when it does not say. */
-function messagesOf(answer: unknown): unknown[] | undefined {
-  if (Array.isArray(answer)) return answer
-  if (!isRecord(answer)) return undefined
-  if (Array.isArray(answer.messages)) return answer.messages
-  if (isRecord(answer.data)) return messagesOf(answer.data)
-  return Array.isArray(answer.data) ? answer.data : undefined
-}
-
-function modelIds(model: unknown): { modelId: string; providerId: string } {
-  const m = isRecord(model) ? model : {}
-  const id = m.modelID ?? m.id ?? (isRecord(m.api) ? m.api.id : undefined)
-  return {
-    modelId: typeof id === "string" ? id : "",
-    providerId: typeof m.providerID === "string" ? m.providerID : "",
-  }
-}
 
 /** The OpenCode 2 entry: `setup(ctx)`. Resolves to a cleanup, or to nothing when the host is not OpenCode 2. */
 export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)) {
@@ -148,7 +68,7 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
   /** The text the core attached to each session's prompt, told with every request of that turn. */
   const attached = new Map<string, string>()
 
-  function emit<K extends keyof TodoRpcEvents>(name: K, data: TodoRpcEvents[K]): void {
+  const emit: EmitRpc = (name, data) => {
     const send = rpc?.events?.emit
     if (!fn(send)) {
       lacks("plugin RPC", `the ${name} events for the TUI are not sent`)
@@ -164,39 +84,7 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
   }
 
   const session = ctx.session ?? {}
-  const host: HostPort = {
-    log,
-    toast: (toast, sessionID) => emit("notice", { ...(sessionID ? { sessionID } : {}), ...toast }),
-    async remind(sessionID, text) {
-      if (!fn(session.synthetic)) return lacks("session.synthetic", "no completion reminder is sent")
-      // A synthetic message that starts a turn; the session keeps its agent and model on 2.
-      await session.synthetic({ sessionID, text, resume: true } as never)
-    },
-    async sessionInfo(sessionID) {
-      if (!fn(session.get)) return undefined
-      return v2SessionInfo(await session.get({ sessionID } as never), forks.get(sessionID)?.parentID)
-    },
-    async newestMessage(sessionID) {
-      if (!fn(session.context)) return undefined
-      const messages = messagesOf(await session.context({ sessionID } as never)) ?? []
-      for (let i = messages.length - 1; i >= 0; i--) {
-        const m = messages[i]
-        const id = isRecord(m) ? (m.id ?? (isRecord(m.info) ? m.info.id : undefined)) : undefined
-        if (typeof id === "string" && id !== "") return id
-      }
-      return undefined
-    },
-    async holds(sessionID, point) {
-      const ids = await messageIdsOf(sessionID)
-      if (ids === undefined) return undefined
-      // A part of a message it has: parts are not named on 2, so that is not known.
-      return ids.has(point.message) ? (point.part === undefined ? true : undefined) : false
-    },
-    messageIds: (sessionID) => messageIdsOf(sessionID),
-    // Messages on 2 have no part ids of their own: a call is anchored at its message.
-    partOf: async () => undefined,
-    listChanged: (sessionID) => emit("changed", { sessionID }),
-  }
+  const host = v2HostPort(session, { log, lacks, emit, parentOf: (id) => forks.get(id)?.parentID })
 
   const started = await startRuntime({
     directory: ctx.location?.directory ?? process.cwd(),
@@ -210,18 +98,6 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
     findOrigin: (store, config) => (id) => forkOrigin(store, config, forks.get(id)),
   })
   if (!started) return undefined
-  /** The ids of the session's messages, from `session.context`; undefined when the host does not say. */
-  async function messageIdsOf(sessionID: string): Promise<Set<string> | undefined> {
-    if (!fn(session.context)) return undefined
-    const messages = messagesOf(await session.context({ sessionID } as never))
-    if (messages === undefined) return undefined
-    const ids = new Set<string>()
-    for (const m of messages) {
-      const id = isRecord(m) ? (m.id ?? (isRecord(m.info) ? m.info.id : undefined)) : undefined
-      if (typeof id === "string" && id !== "") ids.add(id)
-    }
-    return ids
-  }
 
   const runtime: Runtime = started
   const { config, sessions } = runtime
@@ -470,89 +346,6 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
       } catch {
         // Unloading: nothing to report to.
       }
-  }
-}
-
-/** The tool as the registry takes it: JSON Schema input, shown directly (not in code mode), its own permission. */
-function todoToolInfo(runtime: Runtime) {
-  return {
-    name: TODO_TOOL,
-    description: TOOL_DESCRIPTION,
-    input: TOOL_INPUT_SCHEMA,
-    options: { codemode: false, permission: TODO_TOOL },
-    async execute(input: unknown, context: unknown) {
-      const c = isRecord(context) ? context : {}
-      if (typeof c.sessionID !== "string")
-        return { content: "Error: the host gave no session for this call; nothing changed." }
-      try {
-        const r = await runtime.todoCall(c.sessionID, input, {
-          ...(typeof c.messageID === "string" ? { messageID: c.messageID } : {}),
-          ...(typeof c.id === "string" ? { callID: c.id } : {}),
-        })
-        return {
-          content: r.output,
-          // The stale rule reads `ok` and `changed`; the TUI reads `list`. There is no title field on 2.
-          metadata: {
-            title: r.title,
-            ok: r.ok,
-            changed: r.changed,
-            list: r.list,
-            version: CARRIED_LIST_VERSION,
-          },
-        }
-      } catch (error) {
-        // A throw would be a defect in the host: the model gets an error it can act on instead.
-        return {
-          content: `Error: the todo tool failed (${error instanceof Error ? error.message : String(error)}); nothing changed. Try the call again.`,
-          metadata: { title: "todo: error", ok: false },
-        }
-      }
-    },
-  }
-}
-
-/** `/todo <verb> …` as a command: no model turn; the person is answered over RPC, the model on its next request. */
-function todoCommand(
-  runtime: Runtime,
-  emit: <K extends keyof TodoRpcEvents>(name: K, data: TodoRpcEvents[K]) => void,
-) {
-  return async (invocation: unknown) => {
-    const i = isRecord(invocation) ? invocation : {}
-    if (typeof i.sessionID !== "string") return undefined
-    const sessionID = i.sessionID
-    const text = isRecord(i.prompt) && typeof i.prompt.text === "string" ? i.prompt.text : ""
-    const reply = await runCommandForUser(runtime, sessionID, text)
-    emit("reply", { sessionID, ...reply })
-    return undefined
-  }
-}
-
-/** Runs the command and words its outcome for the person who typed it; never throws. */
-async function runCommandForUser(runtime: Runtime, sessionID: string, text: string) {
-  try {
-    const { report, list } = await runtime.command(sessionID, text, { ownMessage: false })
-    return { ok: report.error === undefined, text: commandOutcomeText(report, list).message }
-  } catch (error) {
-    return { ok: false, text: `/todo failed: ${error instanceof Error ? error.message : String(error)}` }
-  }
-}
-
-/** The server's side of the RPC (src/shared/v2-rpc.ts). */
-function rpcHandlers(runtime: Runtime) {
-  return {
-    async list(input: unknown) {
-      const sessionID = isRecord(input) && typeof input.sessionID === "string" ? input.sessionID : ""
-      if (!sessionID) return { list: [] }
-      const s = runtime.sessions.get(sessionID)
-      await runtime.sessions.syncFromStore(s)
-      return { list: s.list }
-    },
-    async run(input: unknown) {
-      const i = isRecord(input) ? input : {}
-      const sessionID = typeof i.sessionID === "string" ? i.sessionID : ""
-      if (!sessionID) return { ok: false, text: "Open a session first: each session has its own todo list." }
-      return runCommandForUser(runtime, sessionID, typeof i.text === "string" ? i.text : "")
-    },
   }
 }
 

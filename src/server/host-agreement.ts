@@ -1,0 +1,92 @@
+// What the host says now about a session's undo and redo, for `agree` in sessions.ts: its revert point, whether
+// it still holds the recorded places that decide, and its message list when those do not. Owns the lookups, how
+// long each may take, and the once-per-session word about a host that is slow to answer. It reads the record and
+// updates only what this process knows of the host (`Tracked.host`); the list and state stay sessions.ts's.
+
+import { type HostFacts, type InEffect, inEffect, placesToCheck } from "../core/history/effect.ts"
+import { revertPoint } from "../core/history/history.ts"
+import { samePoint } from "../core/history/rewind.ts"
+import type { Limits } from "../core/list/types.ts"
+import { historyOf } from "../store/record.ts"
+import type { Store } from "../store/store.ts"
+import { factsFrom, lookupHolds, lookupMessageIds, lookupRevert, placeKey } from "./host-facts.ts"
+import type { HostPort } from "./host-port.ts"
+import type { Tracked } from "./sessions.ts"
+
+// How long each lookup of the host's facts may take (its revert point, whether it still has a message): once
+// per session when this server first loads it, and again only when the record and the events disagree.
+const FACTS_WAIT_MS = 1_000
+
+/**
+ * `ask`: look the facts up (a session this server just loaded); `prompted`: a prompt just ran, so the host
+ * committed any pending undo.
+ */
+export interface AgreeHow {
+  readonly ask?: boolean
+  readonly prompted?: boolean
+}
+
+/** The host's facts and what they put in effect over the record as read. */
+export interface Agreement {
+  readonly facts: HostFacts
+  readonly effect: InEffect
+}
+
+/**
+ * The host's facts for a session, and the record's history brought into agreement with them (not written).
+ * Undefined when the host does not say where it is reverted to: then nothing changes.
+ */
+export function hostAgreement(
+  host: HostPort,
+  store: Store,
+  limits: Limits,
+): (s: Tracked, how: AgreeHow) => Promise<Agreement | undefined> {
+  /** Each slow answer of the host is said once per session and kind, with what the list did meanwhile. */
+  const slowSaid = new Set<string>()
+  function slow(s: Tracked, what: string): void {
+    const said = `${s.id} ${what}`
+    if (slowSaid.has(said)) return
+    slowSaid.add(said)
+    host.log(
+      "warn",
+      `The host did not say ${what} within ${FACTS_WAIT_MS / 1000} s; the todo list of session ${JSON.stringify(s.id.slice(0, 40))} was kept as stored until it does.`,
+    )
+  }
+
+  return async (s, how) => {
+    let revert = how.prompted ? null : s.host.revert
+    if (revert === undefined || (how.ask && !how.prompted)) {
+      const looked = await lookupRevert(host, s.id, FACTS_WAIT_MS)
+      if (looked !== undefined) revert = s.host.revert = looked
+    }
+    // A host that does not say where it is reverted to (or a fake one that knows no such session): no change.
+    if (revert === undefined) return undefined
+    if (how.prompted) s.host.revert = null
+    const history = historyOf(await store.read(s.id))
+    const stored = revertPoint(history)
+    const prompted = how.prompted && stored !== undefined ? stored : undefined
+    const answers = new Map<string, boolean | undefined>()
+    if (how.ask)
+      for (const place of placesToCheck(history)) {
+        if (place === stored && (prompted !== undefined || samePoint(stored, revert))) continue
+        const held = await lookupHolds(host, s.id, place, FACTS_WAIT_MS)
+        if (held === undefined) slow(s, "which messages it still has")
+        answers.set(placeKey(place), held)
+      }
+    let facts = factsFrom(s.host, revert, answers, {
+      ask: how.ask === true,
+      ...(prompted ? { prompted } : {}),
+    })
+    let effect = inEffect(history, facts, limits)
+    if (effect.unsure && how.ask) {
+      // The newest recorded change is gone: the host's message list says where the cut is.
+      const messages = await lookupMessageIds(host, s.id, FACTS_WAIT_MS)
+      if (messages === undefined) slow(s, "which messages it still has")
+      else {
+        facts = factsFrom(s.host, revert, answers, { ask: true, messages, ...(prompted ? { prompted } : {}) })
+        effect = inEffect(history, facts, limits)
+      }
+    }
+    return { facts, effect }
+  }
+}

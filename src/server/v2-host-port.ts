@@ -1,0 +1,69 @@
+// The server's host port (host-port.ts) over OpenCode 2's session domain: reminders as synthetic messages, the
+// session's info and messages from `session.get` and `session.context`, and toasts and list changes told to the
+// TUI as RPC events. Messages on 2 have no part ids: a place is known down to its message.
+
+import { isRecord } from "../core/list/result.ts"
+import type { HostPort } from "./host-port.ts"
+import type { Log } from "./output.ts"
+import { fn, messagesOf, type V2Context } from "./v2-context.ts"
+import { v2SessionInfo } from "./v2-events.ts"
+import type { EmitRpc } from "./v2-registry.ts"
+
+export function v2HostPort(
+  session: NonNullable<V2Context["session"]>,
+  deps: {
+    readonly log: Log
+    /** Says once that the host lacks `what`, and what the plugin does without it. */
+    readonly lacks: (what: string, effect: string) => void
+    readonly emit: EmitRpc
+    /** The parent a fork event named for the session (its info may not say). */
+    readonly parentOf: (sessionID: string) => string | undefined
+  },
+): HostPort {
+  return {
+    log: deps.log,
+    toast: (toast, sessionID) => deps.emit("notice", { ...(sessionID ? { sessionID } : {}), ...toast }),
+    async remind(sessionID, text) {
+      if (!fn(session.synthetic)) return deps.lacks("session.synthetic", "no completion reminder is sent")
+      // A synthetic message that starts a turn; the session keeps its agent and model on 2.
+      await session.synthetic({ sessionID, text, resume: true } as never)
+    },
+    async sessionInfo(sessionID) {
+      if (!fn(session.get)) return undefined
+      return v2SessionInfo(await session.get({ sessionID } as never), deps.parentOf(sessionID))
+    },
+    async newestMessage(sessionID) {
+      if (!fn(session.context)) return undefined
+      const messages = messagesOf(await session.context({ sessionID } as never)) ?? []
+      for (let i = messages.length - 1; i >= 0; i--) {
+        const m = messages[i]
+        const id = isRecord(m) ? (m.id ?? (isRecord(m.info) ? m.info.id : undefined)) : undefined
+        if (typeof id === "string" && id !== "") return id
+      }
+      return undefined
+    },
+    async holds(sessionID, point) {
+      const ids = await messageIdsOf(sessionID)
+      if (ids === undefined) return undefined
+      // A part of a message it has: parts are not named on 2, so that is not known.
+      return ids.has(point.message) ? (point.part === undefined ? true : undefined) : false
+    },
+    messageIds: (sessionID) => messageIdsOf(sessionID),
+    // Messages on 2 have no part ids of their own: a call is anchored at its message.
+    partOf: async () => undefined,
+    listChanged: (sessionID) => deps.emit("changed", { sessionID }),
+  }
+
+  /** The ids of the session's messages, from `session.context`; undefined when the host does not say. */
+  async function messageIdsOf(sessionID: string): Promise<Set<string> | undefined> {
+    if (!fn(session.context)) return undefined
+    const messages = messagesOf(await session.context({ sessionID } as never))
+    if (messages === undefined) return undefined
+    const ids = new Set<string>()
+    for (const m of messages) {
+      const id = isRecord(m) ? (m.id ?? (isRecord(m.info) ? m.info.id : undefined)) : undefined
+      if (typeof id === "string" && id !== "") ids.add(id)
+    }
+    return ids
+  }
+}
