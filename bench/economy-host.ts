@@ -124,6 +124,20 @@ export const USAGE = { prompt_tokens: 1000, completion_tokens: 10 }
 // ---- reading what the host sent --------------------------------------------------------------------
 
 /** The skill's entry with the line break that joins it to the list: the characters it adds. */
+/**
+ * The skill entry's `<location>` is the install path, written by the host: counted as this stand-in (a
+ * checkout at /path/to/opencode-todo, 54 characters) so the figures and their gates do not depend on where
+ * the benchmark runs. A real install path adds or takes away what its length differs by.
+ */
+export const CANONICAL_LOCATION = "/path/to/opencode-todo/skills/todo-discipline/SKILL.md"
+
+function atCanonicalLocation(system: string): string {
+  return system.replace(
+    /(<skill>\s*<name>todo-discipline<\/name>[\s\S]*?<location>)[^<]*(<\/location>)/,
+    `$1${CANONICAL_LOCATION}$2`,
+  )
+}
+
 const SKILL_ENTRY = /\n[ \t]*<skill>\s*<name>todo-discipline<\/name>[\s\S]*?<\/skill>/
 
 export interface Fixed {
@@ -262,10 +276,12 @@ export async function measureFixed(
       if (!first) throw new Error(`${tool}/${modelID}: no main request reached the model`)
       const entry = first.body.tools?.find((t) => t.function.name === tool)
       if (!entry) throw new Error(`${tool}/${modelID}: the tool is not in the request`)
-      const system = first.body.messages
-        .filter((m) => m.role === "system")
-        .map((m) => hosts.mock.textOf(m.content))
-        .join("\n")
+      const system = atCanonicalLocation(
+        first.body.messages
+          .filter((m) => m.role === "system")
+          .map((m) => hosts.mock.textOf(m.content))
+          .join("\n"),
+      )
       const skillText = SKILL_ENTRY.exec(system)?.[0] ?? ""
       out[tool][modelID] = {
         description: entry.function.description.length,

@@ -17,6 +17,7 @@
 
 import { expect, it } from "vitest"
 import {
+  CANONICAL_LOCATION,
   type Carried,
   CLAUDE,
   type Cost,
@@ -152,7 +153,7 @@ it("measures the whole-session cost of todo against todowrite on the real host",
     record("economy-session", [
       {
         title: "Fixed characters on every request, as the host sends them (every session shape)",
-        note: `The tool's entry in the request's \`tools\` (its description, and its \`parameters\` as compact JSON), the \`todo-discipline\` entry in the system prompt's skill list (its \`<location>\` is the install path, so its length varies by a few characters), and the host prompt's passages about todo lists: as the host writes them for \`todowrite\`, and what is left of them after the plugin points them at \`todo\`. Under the default prompt (model id \`m\`) and the Claude prompt (\`${CLAUDE}\`). Goals: ours at most ${FIXED_GOALS.default}× todowrite's under the default prompt, at most ${FIXED_GOALS.claude}× under the Claude prompt. The skill entry as sent: \`${skill.trim().replace(/\s+/g, " ")}\` (${skill.length} characters, of which the location ${/<location>(.*?)<\/location>/.exec(skill)?.[1]?.length ?? 0}).`,
+        note: `The tool's entry in the request's \`tools\` (its description, and its \`parameters\` as compact JSON), the \`todo-discipline\` entry in the system prompt's skill list (its \`<location>\`, the install path, counted as \`${CANONICAL_LOCATION}\` so the figures do not depend on where the benchmark runs), and the host prompt's passages about todo lists: as the host writes them for \`todowrite\`, and what is left of them after the plugin points them at \`todo\`. Under the default prompt (model id \`m\`) and the Claude prompt (\`${CLAUDE}\`). Goals: ours at most ${FIXED_GOALS.default}× todowrite's under the default prompt, at most ${FIXED_GOALS.claude}× under the Claude prompt. The skill entry as counted: \`${skill.trim().replace(/\s+/g, " ")}\` (${skill.length} characters, of which the location ${/<location>(.*?)<\/location>/.exec(skill)?.[1]?.length ?? 0}).`,
         columns: ["part", "todo, default", "todowrite, default", "todo, Claude", "todowrite, Claude"],
         rows: [
           fixedRow("tool description", (f) => f.description),
