@@ -11,22 +11,29 @@ const PAGE = join(root, "docs", "layout.md")
 
 /** What each folder is for: the one place these sentences live. */
 const FOLDERS = {
-  "src/core": "The pure core: decisions as values in, values out. No OpenCode import, no file system, no clock.",
-  "src/core/list": "The list: its types, words, checks, ops, reducers, the `/todo` verbs, `TODO.md`, text width.",
+  "src/core":
+    "The pure core: decisions as values in, values out. No OpenCode import, no file system, no clock.",
+  "src/core/list":
+    "The list: its types, words, checks, ops, reducers, the `/todo` verbs, `TODO.md`, text width.",
   "src/core/history":
     "The list's history anchored in the conversation: undo, redo, commit, forks, sessions from elsewhere.",
-  "src/core/model": "What the model reads: tool results, injected notices, stubs, the host prompt's passages.",
+  "src/core/model":
+    "What the model reads: tool results, injected notices, stubs, the host prompt's passages.",
   "src/core/session": "When the plugin speaks: the session step, the tracker, permissions, toasts.",
-  "src/core/view": "What the person sees: the sidebar, the compact line, the `/todo` dialog, the TUI protocol.",
+  "src/core/view":
+    "What the person sees: the sidebar, the compact line, the `/todo` dialog, the TUI protocol.",
   "src/server": "The server plugin: the host's hooks and events decoded, the core stepped, its actions done.",
-  "src/tui": "The TUI plugin: sidebar, compact line, `/todo` dialog and typed verbs in the host's terminal UI.",
+  "src/tui":
+    "The TUI plugin: sidebar, compact line, `/todo` dialog and typed verbs in the host's terminal UI.",
+  "src/tui/v1": "The TUI's binding to OpenCode 1.18's TUI API.",
+  "src/tui/v2": "The TUI's binding to OpenCode 2's TUI API (checked against its source, not a live host).",
   "src/shared": "Modules the server and the TUI both use: user edits, `TODO.md` files, settings, paths.",
   "src/store": "The session records on disk: one JSON file per session, a cross-process lock, recovery.",
   "test/unit": "Fast tests of one module each, named after it (`npm test`).",
   "test/host": "Fast tests through a fake host that loads the real plugin entry (`npm test`).",
   "test/slow": "Process kills, stalls, fuzzing, stress and load (`npm run test:slow`).",
   "test/fixtures": "The one fake host, sample lists, the seed of random tests, text budgets.",
-  "scripts": "The demo, the smoke and sidebar checks on the real host, the installer, verify.",
+  scripts: "The demo, the smoke and sidebar checks on the real host, the installer, verify.",
   "scripts/lib": "What the scripts share: the sandboxed host, the scripted model, the TUI driver, scenarios.",
   bench: "Timing and economy benchmarks (`npm run bench`; CI runs the short ones).",
 }
@@ -67,7 +74,10 @@ function owns(path) {
   return sentence.replace(/\|/g, "\\|")
 }
 
-const stem = (path) => basename(path).replace(/\.(test|property|measure)\./g, ".").replace(SOURCE, "")
+const stem = (path) =>
+  basename(path)
+    .replace(/\.(test|property|measure)\./g, ".")
+    .replace(SOURCE, "")
 
 /** The relative imports of a file, as paths from the repository root. */
 function importsOf(path, text) {
@@ -114,8 +124,8 @@ function testsOf(path, tests, reached) {
 }
 
 function render() {
-  const tests = [...filesUnder("test/unit"), ...filesUnder("test/host"), ...filesUnder("test/slow")].filter((t) =>
-    t.endsWith(".test.ts"),
+  const tests = [...filesUnder("test/unit"), ...filesUnder("test/host"), ...filesUnder("test/slow")].filter(
+    (t) => t.endsWith(".test.ts"),
   )
   const texts = new Map(tests.map((t) => [t, readFileSync(join(root, t), "utf8")]))
   const reached = new Map(tests.map((t) => [t, reach(t, texts)]))
