@@ -58,8 +58,8 @@ function run(list: TodoList, count: number, batch: boolean, limits: Limits, next
     ops.push(op)
     changing = true
   }
-  // Auto-start runs once, after the whole batch: `done` then `append` starts the appended task, not one
-  // the list would have started between the two ops. No op leaves two tasks in progress (start demotes).
+  // Auto-start runs once, after the whole batch: `done` then `append` after the finished task starts the
+  // appended task (when nothing pending comes before it), not one the list would have started between the ops. No op leaves two tasks in progress (start demotes).
   if (!changing) return { ok: true, list: current, changes, ops }
   const normal = normalize(current)
   return { ok: true, list: normal.list, changes: [...changes, ...normal.changes], ops }
