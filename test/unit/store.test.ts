@@ -1096,8 +1096,12 @@ describe("the lock file", () => {
   function churn(dir: string, times: number, clock: ReturnType<typeof frozenClock>) {
     let n = 0
     let timer: NodeJS.Timeout | undefined
+    // Stopped holders write nothing more: a hand-over already under way when the test ends must not write
+    // into a folder the test has removed.
+    let stopped = false
     const state = { handovers: 0, releasedAt: -1 }
     const next = async () => {
+      if (stopped) return
       if (n++ >= times) {
         await rm(lockOf(dir), { force: true })
         state.releasedAt = clock.elapsed()
@@ -1109,9 +1113,16 @@ describe("the lock file", () => {
         JSON.stringify({ pid: process.pid, host: hostname(), time: Date.now(), token: `h${n}` }),
       )
       state.handovers = n
-      timer = setTimeout(next, 30)
+      if (!stopped) timer = setTimeout(() => next().catch(() => {}), 30)
     }
-    return { started: next(), state, stop: () => clearTimeout(timer) }
+    return {
+      started: next(),
+      state,
+      stop: () => {
+        stopped = true
+        clearTimeout(timer)
+      },
+    }
   }
 
   it("keeps waiting past lockWaitMs while the lock keeps changing hands", async () => {
