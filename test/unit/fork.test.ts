@@ -17,24 +17,10 @@ import {
   revert,
   stateAtCall,
 } from "../../src/core/history/history.ts"
-import { type TranscriptMessage, transcriptList } from "../../src/core/history/rebuild.ts"
+import { transcriptList } from "../../src/core/history/rebuild.ts"
 import { DEFAULT_LIMITS, type TodoList } from "../../src/core/list/types.ts"
 import { OPEN_SAMPLE, phase, task } from "../fixtures/lists.ts"
-
-const LATER: TodoList = [phase("Build", task("Write parser", "completed"), task("Add tests", "in_progress"))]
-
-function msg(
-  id: string,
-  opts: Partial<{ role: string; created: number; calls: string[]; lists: unknown[]; version: unknown }> = {},
-): TranscriptMessage {
-  return {
-    id,
-    role: opts.role ?? "assistant",
-    created: opts.created ?? Number(id.replace(/\D/g, "")),
-    calls: opts.calls ?? [],
-    lists: (opts.lists ?? []).map((list) => ({ list, version: opts.version })),
-  }
-}
+import { LATER, msg } from "../fixtures/transcripts.ts"
 
 describe("a fork's source", () => {
   test("the source title: the host's rule read backwards", () => {

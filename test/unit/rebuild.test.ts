@@ -2,26 +2,12 @@
 import fc from "fast-check"
 import { describe, expect, test } from "vitest"
 import { sameList } from "../../src/core/history/history.ts"
-import { readCarried, type TranscriptMessage, transcriptList } from "../../src/core/history/rebuild.ts"
+import { readCarried, transcriptList } from "../../src/core/history/rebuild.ts"
 import { CARRIED_LIST_VERSION } from "../../src/core/list/carried.ts"
 import { normalize } from "../../src/core/list/reducers.ts"
-import { DEFAULT_LIMITS, STATUSES, type TodoList } from "../../src/core/list/types.ts"
+import { DEFAULT_LIMITS, STATUSES } from "../../src/core/list/types.ts"
 import { OPEN_SAMPLE, phase, task } from "../fixtures/lists.ts"
-
-const LATER: TodoList = [phase("Build", task("Write parser", "completed"), task("Add tests", "in_progress"))]
-
-function msg(
-  id: string,
-  opts: Partial<{ role: string; created: number; calls: string[]; lists: unknown[]; version: unknown }> = {},
-): TranscriptMessage {
-  return {
-    id,
-    role: opts.role ?? "assistant",
-    created: opts.created ?? Number(id.replace(/\D/g, "")),
-    calls: opts.calls ?? [],
-    lists: (opts.lists ?? []).map((list) => ({ list, version: opts.version })),
-  }
-}
+import { LATER, msg } from "../fixtures/transcripts.ts"
 
 describe("the list a conversation carries", () => {
   test("none: no part carries a list", () => {
