@@ -6,7 +6,7 @@ import { execute } from "../../src/core/list/execute.ts"
 import { checkList } from "../../src/core/list/queries.ts"
 import { normalize } from "../../src/core/list/reducers.ts"
 import type { Change, Limits, TaskStatus, TodoList } from "../../src/core/list/types.ts"
-import { DEFAULT_LIMITS, STATUSES } from "../../src/core/list/types.ts"
+import { DEFAULT_LIMITS, OP_NAMES, STATUSES } from "../../src/core/list/types.ts"
 
 const TIGHT: Limits = { maxTaskChars: 24, maxTasks: 12, maxPhases: 4, maxOpsPerCall: 3 }
 const WORDS = [
@@ -25,20 +25,8 @@ const WORDS = [
   "",
 ]
 const PHASES = ["Build", "Release", "Later", "Tasks", " Build", "1"]
-const OP_CHOICES = [
-  "init",
-  "start",
-  "done",
-  "drop",
-  "block",
-  "unblock",
-  "rm",
-  "append",
-  "rename",
-  "view",
-  "",
-  "finish",
-] as const
+// Every op the tool has, plus an empty and an unknown name: the calls a model gets wrong.
+const OP_CHOICES = [...OP_NAMES, "", "finish"]
 
 /** One op, described by choices that are resolved against the list when the call is made. */
 const stepArb = fc.record({
