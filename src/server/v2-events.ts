@@ -36,7 +36,10 @@ export type V2Decoded =
       readonly kind: "forked"
       readonly sessionID: string
       readonly parentID: string
+      /** The first message of the source not copied (the fork holds the ones before it). */
       readonly from?: string
+      /** The last message of the source copied (a `through` boundary): the fork holds it and the ones before. */
+      readonly through?: string
     }
   | undefined
 
@@ -75,7 +78,13 @@ export function decodeV2Event(raw: unknown, rulesOf: (sessionID: string) => Host
       const id = text(sessionID)
       const parentID = text(data.parentID)
       if (id === undefined || parentID === undefined) return undefined
-      const from = text(data.from)
+      // `from` (session-event.ts@03130971), or `boundary: { type: "before" | "through", messageID }`
+      // (projector.ts@008d5715, session-fork.ts): "before" copies the messages before it, "through" that one too.
+      const boundary = isRecord(data.boundary) ? data.boundary : {}
+      const at = text(boundary.messageID)
+      if (at !== undefined && boundary.type === "through")
+        return { kind: "forked", sessionID: id, parentID, through: at }
+      const from = text(data.from) ?? (boundary.type === "before" ? at : undefined)
       return { kind: "forked", sessionID: id, parentID, ...(from ? { from } : {}) }
     }
     case "session.input.admitted":
@@ -185,15 +194,18 @@ export function v2AgentRules(raw: unknown): unknown[] | undefined {
 
 /**
  * The session's info in the shape the 1.18 decoders read: its id, its parent and its revert. A fork names its
- * source as `parentID` in the fork event; `forkOf` is that source, which is not a parent (a fork is no subagent).
+ * source as `parentID` in the fork event, and (in later versions) under `fork.sessionID` in its info; the host
+ * stores a fork with no parent (projector.ts@008d5715: `parent_id: null, fork_session_id`). That source is not a
+ * parent (a fork is no subagent): `forkOf`, or the info's own `fork`, is never taken for one.
  */
 export function v2SessionInfo(raw: unknown, forkOf: string | undefined): Record<string, unknown> | undefined {
   const info = isRecord(raw) && isRecord(raw.data) ? raw.data : raw
   if (!isRecord(info)) return undefined
   const parentID = text(info.parentID)
+  const source = isRecord(info.fork) ? text(info.fork.sessionID) : undefined
   return {
     ...(text(info.id) ? { id: info.id } : {}),
-    ...(parentID !== undefined && parentID !== forkOf ? { parentID } : {}),
+    ...(parentID !== undefined && parentID !== forkOf && parentID !== source ? { parentID } : {}),
     ...(isRecord(info.revert) ? { revert: info.revert } : {}),
     ...(text(info.agent) ? { agent: info.agent } : {}),
   }
@@ -220,13 +232,24 @@ function roleOf(message: unknown): string {
   return isRecord(message) && typeof message.role === "string" ? message.role : "unknown"
 }
 
-/** What a todo result says of itself: the metadata our tool returns, else the result's own text. */
+/**
+ * What a todo result says of itself. OpenCode 2 does not carry a tool's metadata into the request
+ * (to-llm-message.ts@0010d84d builds a tool result from the stored text only), so this is read from the result's
+ * text: our tool's failures all start with "Error" (format.ts, todo-tool.ts). Metadata is used when a host sends it.
+ */
 function resultMetadata(part: V2Part): unknown {
   if (isRecord(part.metadata) && typeof part.metadata.ok === "boolean") return part.metadata
   const result = isRecord(part.result) ? part.result : {}
   if (result.type === "error") return undefined
-  const value = typeof result.value === "string" ? result.value : ""
-  return { ok: !value.startsWith("Error") }
+  return { ok: !resultText(result.value).startsWith("Error") }
+}
+
+/** The text of a result value: a string (`text`), or the first text of a content list (`content`). */
+function resultText(value: unknown): string {
+  if (typeof value === "string") return value
+  if (!Array.isArray(value)) return ""
+  const first = value.find((item) => isRecord(item) && item.type === "text" && typeof item.text === "string")
+  return isRecord(first) ? String(first.text) : ""
 }
 
 /**

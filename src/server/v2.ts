@@ -135,8 +135,10 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
         (async (event: unknown) => {
           if (!isRecord(event) || typeof event.sessionID !== "string" || typeof event.tool !== "string")
             return
+          // The hook's event carries the result (tool/hooks.ts@2bd7bfe4: `result: ToolResultValue`), no status.
+          const failed = event.status === "error" || (isRecord(event.result) && event.result.type === "error")
           await runtime.guard("tool.execute.after", () =>
-            runtime.toolFinished(event.sessionID as string, event.tool as string, event.status !== "error"),
+            runtime.toolFinished(event.sessionID as string, event.tool as string, !failed),
           )()
         }) as never,
       ),
@@ -250,7 +252,7 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
     ),
   )
 
-  /** The host's own todo passages in its system prompt, as on 1.18 (core/host-prompt.ts): the first part only. */
+  /** The host's own todo passages in its system prompt (core/host-prompt.ts, OpenCode 2's table): the first part only. */
   function steer(event: Record<string, unknown>, sessionID: string, offered: boolean): void {
     if (!steeringOn(config) || !Array.isArray(event.system)) return
     const first = event.system[0]
@@ -261,6 +263,7 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
       ...modelIds(event.model),
       todoCallable: offered && sessions.todoCallable(s),
       warned: warnedFamilies,
+      host: "2",
     })
     if (result.system[0] !== undefined && result.system[0] !== first.text) first.text = result.system[0]
     if (result.warning) {
@@ -318,10 +321,8 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
     })
     if (decoded === undefined) return
     if (decoded.kind === "forked") {
-      forks.set(decoded.sessionID, {
-        parentID: decoded.parentID,
-        ...(decoded.from ? { from: decoded.from } : {}),
-      })
+      const from = decoded.through ? await afterMessage(decoded.parentID, decoded.through) : decoded.from
+      forks.set(decoded.sessionID, { parentID: decoded.parentID, ...(from ? { from } : {}) })
       // A fork is a new top-level session whose list starts from its source's (forkOrigin).
       await runtime.event(decoded.sessionID, { type: "session.created" }, true)
       return
@@ -336,6 +337,22 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
       const start = hostEvent.type === "session.created" || hostEvent.type === "message.removed"
       await runtime.event(decoded.sessionID, hostEvent, start)
     }
+  }
+
+  /**
+   * The first message of the source after `through` (a fork "through" a message holds it and the ones before),
+   * from the host's messages; none when it is the last one (the fork holds all). When the host does not say, the
+   * fork starts from the source's whole list, and the log says so.
+   */
+  async function afterMessage(sessionID: string, through: string): Promise<string | undefined> {
+    const ids = [...((await host.messageIds(sessionID).catch(() => undefined)) ?? [])]
+    const at = ids.indexOf(through)
+    if (at < 0)
+      log(
+        "warn",
+        "a fork's boundary message is not among its source's messages: the fork starts from the whole list",
+      )
+    return at < 0 ? undefined : ids[at + 1]
   }
 
   return async () => {

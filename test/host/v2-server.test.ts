@@ -5,10 +5,11 @@ import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { MARKER } from "../../src/core/list/words.ts"
-import { STALE_RESULT_STUB } from "../../src/core/model/prompts.ts"
+import { STALE_FAILED_STUB, STALE_RESULT_STUB } from "../../src/core/model/prompts.ts"
 import { SKILLS_DIR } from "../../src/server/skills-dir.ts"
 import { TODO_RPC } from "../../src/shared/v2-rpc.ts"
 import { requestTexts, startV2Host, until, type V2Host } from "../fixtures/v2-host.ts"
+import { ANTHROPIC_2 } from "../fixtures/v2-prompts.ts"
 
 const hosts: V2Host[] = []
 async function start(options?: Parameters<typeof startV2Host>[0]) {
@@ -172,6 +173,17 @@ describe("OpenCode 2: prelude, nudge and reminder", () => {
     )
   })
 
+  it("counts no failed tool call toward the nudge (the hook's result says it failed)", async () => {
+    const host = await start()
+    await host.prompt("ses_n2", "Build")
+    await host.call("ses_n2", "todo", PLAN)
+    for (let i = 0; i < 12; i++) await host.otherTool("ses_n2", "edit", true)
+    const texts = requestTexts(await host.request("ses_n2"))
+    expect(texts.some((t) => t.includes("edits or commands since the todo list was last updated"))).toBe(
+      false,
+    )
+  })
+
   it("reminds with a synthetic message that starts a turn when the agent stops with work open", async () => {
     const host = await start()
     await host.prompt("ses_m", "Build")
@@ -227,26 +239,60 @@ describe("OpenCode 2: stubs", () => {
     expect((stored[0]!.result as { value: string }).value).not.toBe(STALE_RESULT_STUB)
   })
 
-  it("steers the host's own todo passage in the system prompt and nothing else", async () => {
-    // The 1.18 wording: OpenCode 2's own Anthropic prompt names `todowrite` in lower case, which the passage
-    // table does not match yet (docs/opencode-2.md); this proves the binding's wiring.
-    const prompt = [
-      "You are OpenCode, the best coding agent on the planet.",
-      "",
-      "# Task Management",
-      "You have access to the TodoWrite tools to help you manage and plan tasks.",
-      "",
-      "# Doing tasks",
-      "Work.",
-      "You are powered by the model named claude-sonnet. The exact model ID is mock/claude-sonnet",
-    ].join("\n")
-    const host = await start({ systemPrompt: prompt, modelID: "claude-sonnet" })
+  it("reads each result's outcome from its text (the host sends no tool metadata): a failed call's stub says so", async () => {
+    const host = await start()
+    await host.prompt("ses_s2", "Build")
+    await host.call("ses_s2", "todo", PLAN)
+    await host.call("ses_s2", "todo", { op: "done", task: "No such task" })
+    await host.call("ses_s2", "todo", { op: "done", task: "A" })
+    const request = await host.request("ses_s2")
+    const results = request.messages.flatMap((m) =>
+      (m.content as { type: string; result?: { value: unknown }; metadata?: unknown }[]).filter(
+        (p) => p.type === "tool-result",
+      ),
+    )
+    expect(results.every((r) => r.metadata === undefined)).toBe(true)
+    expect(results.map((r) => r.result!.value)).toEqual([
+      STALE_RESULT_STUB,
+      STALE_FAILED_STUB,
+      expect.not.stringContaining("[") as unknown as string,
+    ])
+  })
+
+  it("steers OpenCode 2's own todowrite passages in the first system part, and nothing else", async () => {
+    // The host's Anthropic prompt with its three todowrite passages (test/fixtures/v2-prompts.ts cites the source).
+    const host = await start({ systemPrompt: ANTHROPIC_2, modelID: "claude-sonnet-4" })
     await host.prompt("ses_t", "Build")
     const request = await host.request("ses_t")
     const text = request.system[0]!.text
-    expect(text).not.toMatch(/TodoWrite/)
-    expect(text).toMatch(/`todo` tool/)
-    expect(text).toMatch(/# Doing tasks\nWork\.\nYou are powered by/)
+    expect(text).not.toMatch(/todowrite|TodoWrite/)
+    expect(text).toContain("# Task Management\nPlan work of three or more steps with the `todo` tool")
+    expect(text).toContain("- Plan multi-step tasks with the `todo` tool")
+    expect(text).toContain("IMPORTANT: Plan and track multi-step work with the `todo` tool.")
+    expect(text).toMatch(/^You are OpenCode, the best coding agent on the planet\./)
+    expect(text.endsWith("# Code References\nCite file:line.\n")).toBe(true)
+    // The parts after it (instructions, AGENTS.md, other plugins' text) are left as they are.
+    expect(request.system.slice(1)).toEqual(host.systemAfter)
+  })
+
+  it("leaves the host's prompt alone for an agent that may not call todo only by removing its passages", async () => {
+    const host = await start({
+      systemPrompt: ANTHROPIC_2,
+      modelID: "claude-sonnet-4",
+      agents: [
+        {
+          id: "plan",
+          permissions: [
+            { action: "*", resource: "*", effect: "allow" },
+            { action: "todo", resource: "*", effect: "deny" },
+          ],
+        },
+      ],
+    })
+    await host.prompt("ses_t2", "Plan", "plan")
+    const text = (await host.request("ses_t2", "primary", "plan")).system[0]!.text
+    expect(text).not.toMatch(/todowrite|`todo`/)
+    expect(text).toContain("Be accurate.\n\n# Doing tasks")
   })
 })
 
@@ -291,6 +337,44 @@ describe("OpenCode 2: undo, redo, fork", () => {
     expect(await viewOf(early)).toEqual(["A:in_progress", "B:pending", "C:pending"])
     // A fork is no subagent: its calls are not refused.
     expect((await host.call(early, "todo", { op: "done", task: "A" })).metadata.ok).toBe(true)
+  })
+})
+
+describe("OpenCode 2: the fork event's other shapes", () => {
+  async function sourceWithTwoTurns(host: V2Host, id: string) {
+    await host.prompt(id, "Build")
+    await host.call(id, "todo", PLAN)
+    await host.idle(id)
+    const second = await host.prompt(id, "Do A")
+    await host.call(id, "todo", { op: "done", task: "A" })
+    await host.idle(id)
+    return second
+  }
+  const viewOf = async (host: V2Host, id: string) => {
+    await host.prompt(id, "Continue")
+    return statuses((await host.call(id, "todo", { op: "view" })).metadata.list)
+  }
+
+  it("a `boundary: before` fork starts from the list before that message; its info's `fork` is no parent", async () => {
+    const host = await start()
+    const second = await sourceWithTwoTurns(host, "ses_fb")
+    const fork = await host.fork("ses_fb", second, { shape: "boundary", type: "before" })
+    expect(host.session(fork).info.fork?.sessionID).toBe("ses_fb")
+    expect(await viewOf(host, fork)).toEqual(["A:in_progress", "B:pending", "C:pending"])
+    expect((await host.call(fork, "todo", { op: "done", task: "A" })).metadata.ok).toBe(true)
+  })
+
+  it("a `boundary: through` fork holds that message: the list after it", async () => {
+    const host = await start()
+    const second = await sourceWithTwoTurns(host, "ses_ft")
+    const messages = host.session("ses_ft").messages
+    // Through the user's second prompt: its turn (where A was done) is not in the fork.
+    const through = await host.fork("ses_ft", second, { shape: "boundary", type: "through" })
+    expect(await viewOf(host, through)).toEqual(["A:in_progress", "B:pending", "C:pending"])
+    // Through the assistant message that marked A done: the fork has that change.
+    const doneAt = messages.filter((m) => m.role === "assistant").at(-1)!.id!
+    const after = await host.fork("ses_ft", doneAt, { shape: "boundary", type: "through" })
+    expect(await viewOf(host, after)).toEqual(["A:completed", "B:in_progress", "C:pending"])
   })
 })
 

@@ -9,7 +9,16 @@ import {
   promptFamily,
   type SteerInput,
   steerSystemPrompt,
+  V2_PASSAGES,
+  v2PromptFamily,
 } from "../../src/core/model/host-prompt.ts"
+import {
+  ANTHROPIC_2,
+  ANTHROPIC_2_DOING_TASKS_BULLET,
+  ANTHROPIC_2_IMPORTANT_LINE,
+  ANTHROPIC_2_TASK_MANAGEMENT,
+  BEAST_2,
+} from "../fixtures/v2-prompts.ts"
 
 const NBSP = "\u00a0"
 
@@ -407,5 +416,134 @@ describe("the user's instructions are never touched", () => {
     const out = steerRaw([joined(ANTHROPIC, "claude-sonnet-4"), AGENTS_MD], "claude-sonnet-4")
     expect(out.system[1]).toBe(AGENTS_MD)
     expect(out.steered).toHaveLength(3)
+  })
+})
+
+describe("OpenCode 2's prompts (the host's own text, test/fixtures/v2-prompts.ts)", () => {
+  /** Steers OpenCode 2's first system part; the parts after it are the user's. */
+  const steer2 = (system: string[], modelId: string, extra: Partial<SteerInput> = {}) =>
+    steerSystemPrompt({ system, modelId, todoCallable: true, warned: new Set(), host: "2", ...extra })
+
+  test("picks the family as OpenCode 2 does: the id lower-cased", () => {
+    expect(v2PromptFamily("Claude-Sonnet-4")).toBe("anthropic")
+    expect(v2PromptFamily("gpt-4.1")).toBe("beast")
+    expect(v2PromptFamily("gpt-5")).toBe("gpt")
+    expect(v2PromptFamily("muse-spark")).toBe("default")
+  })
+
+  test("each of the Anthropic prompt's three todowrite passages points at todo; the rest is byte-identical", () => {
+    const out = steer2([ANTHROPIC_2], "claude-sonnet-4")
+    expect(out.steered).toEqual(V2_PASSAGES.map((p) => p.name))
+    expect(out.warning).toBeUndefined()
+    const text = out.system[0]!
+    expect(text).not.toMatch(TOOL_NAMES)
+    const expected = ANTHROPIC_2.replace(
+      ANTHROPIC_2_TASK_MANAGEMENT,
+      "# Task Management\nPlan work of three or more steps with the `todo` tool: phases of tasks, each task addressed by its exact text. Keep one task in progress and mark it done as soon as it is finished, not in a batch at the end; the next one then starts by itself.",
+    )
+      .replace(ANTHROPIC_2_DOING_TASKS_BULLET, "- Plan multi-step tasks with the `todo` tool")
+      .replace(ANTHROPIC_2_IMPORTANT_LINE, "IMPORTANT: Plan and track multi-step work with the `todo` tool.")
+    expect(text).toBe(expected)
+    // The host's empty bullet before the todowrite one is the host's, not ours to remove.
+    expect(text).toContain("recommended:\n- \n- Plan multi-step tasks")
+  })
+
+  test("an agent that cannot call todo gets the three passages removed and nothing else", () => {
+    const text = steer2([ANTHROPIC_2], "claude-sonnet-4", { todoCallable: false }).system[0]!
+    expect(text).not.toMatch(TOOL_NAMES)
+    expect(text).not.toContain("# Task Management")
+    expect(text).toContain("Be accurate.\n\n# Doing tasks\n")
+    expect(text).toContain("recommended:\n- \n\n- Tool results")
+    expect(text).toContain("- Prefer dedicated tools.\n\n# Code References")
+  })
+
+  test("steered once: a steered prompt steers to itself and warns about nothing", () => {
+    const once = steer2([ANTHROPIC_2], "claude-sonnet-4").system[0]!
+    const twice = steer2([once], "claude-sonnet-4")
+    expect(twice.system[0]).toBe(once)
+    expect(twice.warning).toBeUndefined()
+  })
+
+  test("the parts after the host's are the user's (instructions, AGENTS.md, other plugins): never touched", () => {
+    // Text of our own that repeats the host's headings and first words, as a user's file or a plugin might.
+    const user = [
+      "# Task Management",
+      "You have access to the todowrite tool of our tracker. All work is tracked in Linear.",
+      "",
+      "# Doing tasks",
+      "- Use the todowrite tool to plan the task with the release manager",
+      "",
+      "IMPORTANT: Always use the todowrite tool to plan and track tasks in Linear.",
+    ].join("\n")
+    for (const todoCallable of [true, false]) {
+      const out = steer2([ANTHROPIC_2, user], "claude-sonnet-4", { todoCallable })
+      expect(out.system[1]).toBe(user)
+      expect(out.steered).toHaveLength(3)
+    }
+  })
+
+  test("text that only resembles the host's passages is left as it is", () => {
+    const own = [
+      "You are a planner for this repository.",
+      "",
+      "# Task Management",
+      "You have access to the todowrite tool to help you manage and plan tasks.",
+      "",
+      "# Doing tasks",
+      ANTHROPIC_2_DOING_TASKS_BULLET,
+      ANTHROPIC_2_IMPORTANT_LINE,
+    ].join("\n")
+    // An agent's own prompt in the first part: not the host's, whatever it says; nothing logged.
+    const agent = steer2([own], "claude-sonnet-4")
+    expect(agent.system[0]).toBe(own)
+    expect(agent.warning).toBeUndefined()
+    // The 1.18 wording under OpenCode 2's first words: not a 2.x passage.
+    const old = `${ANTHROPIC_2.split("\n")[0]}\n\n# Task Management\nYou have access to the TodoWrite tools to help you.\n\n# Doing tasks\n- Use the TodoWrite tool to plan the task if required\n`
+    expect(steer2([old], "claude-sonnet-4").system[0]).toBe(old)
+    // A near miss of each anchor: a different tool name, a different sentence.
+    for (const [from, to] of [
+      ["You have access to the todowrite tool", "You have access to the todoread tool"],
+      ["- Use the todowrite tool to plan the task", "- Use the todowrite tool to plan a release"],
+      [
+        "IMPORTANT: Always use the todowrite tool to plan and track tasks",
+        "IMPORTANT: Always use the todowrite tool sparingly",
+      ],
+    ] as const) {
+      const changed = ANTHROPIC_2.replace(from, to)
+      const out = steer2([changed], "claude-sonnet-4")
+      expect(out.steered).toHaveLength(2)
+      expect(out.system[0]).toContain(to)
+    }
+  })
+
+  test("2.x's beast prompt keeps 1.18's first words without a todo list: on 2 it is left as it is", () => {
+    // On 1.18's table every one of these sentences would be rewritten to name the todo tool.
+    expect(steerRaw([`${BEAST_2}`], "gpt-4.1").steered).toEqual([])
+    const out = steer2([BEAST_2], "gpt-4.1")
+    expect(out.system[0]).toBe(BEAST_2)
+    expect(out.steered).toEqual([])
+    expect(out.warning).toBeUndefined()
+    const joinedOn118 = steerRaw([`${BEAST_2}${environment("gpt-4.1")}`], "gpt-4.1")
+    expect(joinedOn118.steered.length).toBeGreaterThan(0)
+  })
+
+  test("a 2.x Anthropic prompt with no todo passages (the later one) is left alone with no warning", () => {
+    const later = ANTHROPIC_2.replace(`${ANTHROPIC_2_TASK_MANAGEMENT}\n\n\n`, "")
+      .replace(`- \n${ANTHROPIC_2_DOING_TASKS_BULLET}\n\n`, "")
+      .replace(`${ANTHROPIC_2_IMPORTANT_LINE}\n\n`, "")
+    expect(later).not.toMatch(TOOL_NAMES)
+    const out = steer2([later], "claude-sonnet-4")
+    expect(out.system[0]).toBe(later)
+    expect(out.warning).toBeUndefined()
+  })
+
+  test("a 2.x prompt still naming todowrite where none of the passages is found is warned about once", () => {
+    const moved = ANTHROPIC_2.replace("# Task Management", "# Planning")
+      .replace(ANTHROPIC_2_DOING_TASKS_BULLET, "- Plan with todowrite")
+      .replace(ANTHROPIC_2_IMPORTANT_LINE, "")
+    const out = steer2([moved], "claude-sonnet-4")
+    expect(out.steered).toEqual([])
+    expect(out.warning).toMatch(/OpenCode 2 anthropic system prompt/)
+    expect(steer2([moved], "claude-sonnet-4", { warned: new Set(["anthropic"]) }).warning).toBeUndefined()
   })
 })

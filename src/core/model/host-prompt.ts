@@ -10,6 +10,16 @@
 // Only the family prompt, from the start of the text to the environment block, is the host's own: the
 // rest is the user's, and is never edited, whatever headings it repeats.
 //
+// OpenCode 2 sends its family prompt (or the agent's own prompt) alone as the first system part, and its
+// environment, instructions and AGENTS.md in the parts after it (packages/core/src/session/runner/llm.ts:
+// `system: [agent.system ?? SessionRunnerSystemPrompt.provider(model), baseline]`), so there the host's
+// own prompt is that whole part when it opens with the family's first words. Its passages have their own
+// table (V2_PASSAGES): only the Anthropic prompt of the 2.x line named a todo tool (`todowrite`, lower
+// case; packages/core/src/session/runner/prompt/anthropic.txt@fd0a1072); 2.x's beast, gemini, meta and
+// later anthropic prompts (packages/core/src/plugin/system-prompt/*.txt@bab49e68, @2629dcec, @f0f83812)
+// carry none, and 1.18's anchors must not touch them (2.x's beast prompt keeps several of the sentences
+// 1.18's beast anchors start with, without the todo list).
+//
 // Pure: the server hands in the system texts of one request and writes back what comes out.
 
 import type { Config } from "../config.ts"
@@ -40,6 +50,24 @@ export function promptFamily(modelId: string, providerId = ""): PromptFamily {
   if (lower.includes("trinity")) return "trinity"
   if (lower.includes("kimi") || ["kimi-for-coding", "moonshotai", "moonshotai-cn"].includes(providerId))
     return "kimi"
+  return "default"
+}
+
+/** Which host's prompt: OpenCode 1.18's (one system text) or OpenCode 2's (the first system part). */
+export type PromptHost = "1.18" | "2"
+
+/**
+ * The family of OpenCode 2's prompt for a model id (packages/core/src/session/runner/system-prompt.ts@295fd249):
+ * the id lower-cased, first match wins. Only `anthropic` carries passages on 2.
+ */
+export function v2PromptFamily(modelId: string): PromptFamily {
+  const id = modelId.toLowerCase()
+  if (id.includes("gpt-4") || id.includes("o1") || id.includes("o3")) return "beast"
+  if (id.includes("gpt")) return "gpt"
+  if (id.includes("gemini-")) return "gemini"
+  if (id.includes("claude")) return "anthropic"
+  if (id.includes("trinity")) return "trinity"
+  if (id.includes("kimi")) return "kimi"
   return "default"
 }
 
@@ -165,6 +193,25 @@ export const PASSAGES: readonly Passage[] = [
   },
 ]
 
+const passageNamed = (name: string): Passage => {
+  const found = PASSAGES.find((p) => p.name === name)
+  if (!found) throw new Error(`no passage ${name}`)
+  return found
+}
+
+/**
+ * OpenCode 2's passages (its Anthropic prompt, packages/core/src/session/runner/prompt/anthropic.txt@fd0a1072):
+ * the same three places as 1.18's, naming `todowrite` in lower case; the same replacements.
+ */
+export const V2_PASSAGES: readonly Passage[] = [
+  { ...passageNamed("Task Management section"), follows: /^You have access to the todowrite tool\b/ },
+  { ...passageNamed("Doing tasks bullet"), anchor: /^-\s+Use the todowrite tool to plan the task\b/ },
+  {
+    ...passageNamed("Tool usage policy IMPORTANT line"),
+    anchor: /^IMPORTANT:\s+Always use the todowrite tool to plan and track tasks\b/,
+  },
+]
+
 /**
  * The first words of each steered family's own prompt, as the host starts the system text with it. An
  * agent with its own prompt (the built-in `explore`, any agent given a `prompt`) replaces the family's
@@ -186,6 +233,11 @@ const LEFTOVER: Readonly<Partial<Record<PromptFamily, RegExp>>> = {
   beast: /todo lists? (in|must|using)\b/i,
 }
 
+/** What shows OpenCode 2's prompt still talks about todo lists (only its Anthropic prompt ever did). */
+const V2_LEFTOVER: Readonly<Partial<Record<PromptFamily, RegExp>>> = {
+  anthropic: /TodoWrite|todowrite|todoread/,
+}
+
 /** The line the host starts its environment block with, right after its own prompt. */
 const environmentLine = (modelId: string): string => `\nYou are powered by the model named ${modelId}.`
 
@@ -199,9 +251,12 @@ function hostPromptEnd(
   text: string,
   family: PromptFamily,
   modelId: string,
+  host: PromptHost = "1.18",
 ): number | "unbounded" | undefined {
   const opening = OPENING[family]
   if (!opening?.test(text)) return undefined
+  // On 2 the family prompt is a system part of its own: the whole part is the host's.
+  if (host === "2") return text.length
   const end = text.indexOf(environmentLine(modelId))
   return end > 0 ? end : "unbounded"
 }
@@ -297,6 +352,8 @@ export interface SteerInput {
   readonly todoCallable: boolean
   /** Families already warned about in this process: each is warned about once. */
   readonly warned: ReadonlySet<PromptFamily>
+  /** Whose prompt layout and passages: 1.18's (the default) or OpenCode 2's. */
+  readonly host?: PromptHost
 }
 
 export interface SteerResult {
@@ -319,15 +376,17 @@ export interface SteerResult {
  * host's prompt: AGENTS.md files, MCP and skill texts, the request's own system text.
  */
 export function steerSystemPrompt(input: SteerInput): SteerResult {
-  const family = promptFamily(input.modelId, input.providerId)
+  const host = input.host ?? "1.18"
+  const family = host === "2" ? v2PromptFamily(input.modelId) : promptFamily(input.modelId, input.providerId)
   const system = [...input.system]
-  const passages = PASSAGES.filter((p) => p.family === family)
+  const passages = (host === "2" ? V2_PASSAGES : PASSAGES).filter((p) => p.family === family)
+  const leftover = (host === "2" ? V2_LEFTOVER : LEFTOVER)[family]
   const steered: string[] = []
   let missing: string[] = []
   let present = false
   for (let i = 0; i < system.length && passages.length > 0; i++) {
     const text = system[i]!
-    const end = hostPromptEnd(text, family, input.modelId)
+    const end = hostPromptEnd(text, family, input.modelId, host)
     if (end === undefined) continue
     present = true
     if (end === "unbounded") {
@@ -336,7 +395,7 @@ export function steerSystemPrompt(input: SteerInput): SteerResult {
     }
     let prompt = text.slice(0, end)
     // Judged on the prompt as the host wrote it: once steered, it carries no leftovers.
-    const talksOfTodo = LEFTOVER[family]?.test(prompt) === true
+    const talksOfTodo = leftover?.test(prompt) === true
     for (const passage of passages) {
       const span = findPassage(prompt, passage)
       if (!span) {
@@ -357,6 +416,6 @@ export function steerSystemPrompt(input: SteerInput): SteerResult {
   if (result.missing.length === 0 || input.warned.has(family)) return result
   return {
     ...result,
-    warning: `the ${family} system prompt no longer has the passages it is known to carry where it is known to carry them (${result.missing.join(", ")}); they were left as the host wrote them. Please report this with your OpenCode version.`,
+    warning: `the ${host === "2" ? "OpenCode 2 " : ""}${family} system prompt no longer has the passages it is known to carry where it is known to carry them (${result.missing.join(", ")}); they were left as the host wrote them. Please report this with your OpenCode version.`,
   }
 }

@@ -1,0 +1,58 @@
+// OpenCode 2's session info and fork events as the binding decodes them (src/server/v2-events.ts): a fork's source
+// is never taken for a parent, and each of the fork event's shapes names where the fork starts.
+import { describe, expect, test } from "vitest"
+import { decodeV2Event, v2SessionInfo } from "../../src/server/v2-events.ts"
+
+describe("v2SessionInfo", () => {
+  test("a fork's source, named by the fork event or by the info's own `fork`, is not a parent", () => {
+    expect(v2SessionInfo({ id: "ses_b", parentID: "ses_a" }, "ses_a")).toEqual({ id: "ses_b" })
+    const fork = { sessionID: "ses_a", boundary: { type: "before", messageID: "msg_1" } }
+    expect(v2SessionInfo({ id: "ses_b", parentID: "ses_a", fork }, undefined)).toEqual({ id: "ses_b" })
+    expect(v2SessionInfo({ id: "ses_b", fork }, undefined)).toEqual({ id: "ses_b" })
+  })
+
+  test("a subagent's parent stays its parent", () => {
+    expect(v2SessionInfo({ data: { id: "ses_c", parentID: "ses_a" } }, undefined)).toEqual({
+      id: "ses_c",
+      parentID: "ses_a",
+    })
+  })
+})
+
+describe("the fork event", () => {
+  const decode = (data: Record<string, unknown>) =>
+    decodeV2Event(
+      { type: "session.forked", data: { sessionID: "ses_f", parentID: "ses_a", ...data } },
+      () => [],
+    )
+
+  test("`from` and a `before` boundary name the first message not copied", () => {
+    expect(decode({ from: "msg_2" })).toEqual({
+      kind: "forked",
+      sessionID: "ses_f",
+      parentID: "ses_a",
+      from: "msg_2",
+    })
+    expect(decode({ boundary: { type: "before", messageID: "msg_2" } })).toEqual({
+      kind: "forked",
+      sessionID: "ses_f",
+      parentID: "ses_a",
+      from: "msg_2",
+    })
+  })
+
+  test("a `through` boundary names the last message copied; no boundary is the whole session", () => {
+    expect(decode({ boundary: { type: "through", messageID: "msg_2" } })).toEqual({
+      kind: "forked",
+      sessionID: "ses_f",
+      parentID: "ses_a",
+      through: "msg_2",
+    })
+    expect(decode({ parentSeq: 4 })).toEqual({ kind: "forked", sessionID: "ses_f", parentID: "ses_a" })
+    expect(decode({ boundary: { type: "sideways", messageID: "msg_2" } })).toEqual({
+      kind: "forked",
+      sessionID: "ses_f",
+      parentID: "ses_a",
+    })
+  })
+})
