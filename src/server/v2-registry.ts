@@ -5,8 +5,10 @@
 //
 // Host facts (anomalyco/opencode, read, not run):
 // - Tool info `{ name, description, input, options: { permission, codemode } }`; raw JSON Schema input is passed
-//   through unvalidated; a result is `{ content, metadata }`, and one with `output` but no output schema dies:
-//   packages/schema/src/tool.ts@0f131b3e, packages/core/src/tool/runtime.ts@0ad62326. The adapter runs a plugin
+//   through unvalidated at runtime.ts@0ad62326 and validated against it at runtime.ts@0fb97a1c (our checks run
+//   either way); a result is `{ content, metadata }`, and one with `output` but no output schema dies:
+//   packages/schema/src/tool.ts@0f131b3e, packages/core/src/tool/runtime.ts@0ad62326. The metadata does not reach
+//   later requests (to-llm-message.ts@0010d84d): the stale rule reads the result's text there (v2-events.ts). The adapter runs a plugin
 //   tool in Effect.promise, so a throw would be a defect: errors are returned as results.
 // - A command's `execute({ sessionID, messageID, prompt, delivery })` returning nothing is an immediate outcome
 //   with no model turn: packages/core/src/command.ts@35952d99, packages/plugin/src/promise/command.ts@35952d99.

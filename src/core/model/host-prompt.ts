@@ -11,12 +11,12 @@
 // rest is the user's, and is never edited, whatever headings it repeats.
 //
 // OpenCode 2 sends its family prompt (or the agent's own prompt) alone as the first system part, and its
-// environment, instructions and AGENTS.md in the parts after it (packages/core/src/session/runner/llm.ts:
+// environment, instructions and AGENTS.md in the parts after it (packages/core/src/session/runner/llm.ts, several versions:
 // `system: [agent.system ?? SessionRunnerSystemPrompt.provider(model), baseline]`), so there the host's
 // own prompt is that whole part when it opens with the family's first words. Its passages have their own
 // table (V2_PASSAGES): only the Anthropic prompt of the 2.x line named a todo tool (`todowrite`, lower
 // case; packages/core/src/session/runner/prompt/anthropic.txt@fd0a1072); 2.x's beast, gemini, meta and
-// later anthropic prompts (packages/core/src/plugin/system-prompt/*.txt@bab49e68, @2629dcec, @f0f83812)
+// later anthropic prompts (packages/core/src/plugin/system-prompt/*.txt@bab49e68, @2629dcec, @39787f2b)
 // carry none, and 1.18's anchors must not touch them (2.x's beast prompt keeps several of the sentences
 // 1.18's beast anchors start with, without the todo list).
 //
