@@ -2,16 +2,19 @@
 // End-to-end check of the TUI plugin in the real OpenCode TUI (tmux, 200x50) against a scripted
 // model. The model's todo calls show up in the sidebar. The /todo dialog changes the list at once
 // with no model request: Done, Block with a reason, $EDITOR editing (and its parse-error path),
-// Copy, Export, Import, Append. A typed `/todo <verb>` runs in the TUI too: no model request, a toast,
-// one note for the model's next request; a typo costs nothing; autocomplete shows one `/todo` row.
-// At 100 and 80 columns (no sidebar) the compact line shows the progress instead, as fast as the
-// sidebar; ctrl+x b hides it under the overlay sidebar. The dialog's list actions are on its first
-// screen with 9 and with 40 tasks. An $EDITOR save made while the list changed meanwhile keeps that
-// change when the user edited nothing, and asks first when the user did. Two more short runs: the
-// server's toasts (nudge, a blocked task, reminder, all done), and the TUI plugin without the server's.
-// Undo and redo through the host's HTTP API: the sidebar and the dialog show the list as it was before
-// the revert point with no model request (the delay is measured, at most 5 s), then the newest list.
-// Asserts on the sidebar's own columns. Exits non-zero on failure, after cleaning up.
+// Copy (asked once: the second Copy acts on the kept answer), Export, Import, Append. A typed
+// `/todo <verb>` runs in the TUI too: no model request, a toast, one note for the model's next
+// request; a typo costs nothing; autocomplete shows one `/todo` row. At 100 and 80 columns (no
+// sidebar) the compact line shows the progress instead, as fast as the sidebar; ctrl+x b hides it
+// under the overlay sidebar. At 160x45 with the earlier phases finished, the dialog opens at the work
+// (the open tasks on its first screen, finished phases folded; choosing one unfolds it). The dialog's
+// list actions are on its first screen with 9 and with 40 tasks. An $EDITOR save made while the list
+// changed meanwhile keeps that change when the user edited nothing, and asks first when the user did.
+// Two more short runs: the server's toasts (nudge, a blocked task, reminder, all done), and the TUI
+// plugin without the server's. Undo and redo through the host's HTTP API: the sidebar and the dialog
+// show the list as it was before the revert point with no model request (the delay is measured, at
+// most 5 s), then the newest list. Asserts on the sidebar's own columns. Exits non-zero on failure,
+// after cleaning up.
 // Run `npm run build` first (package script: `npm run sidebar-check`).
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -317,6 +320,29 @@ try {
   await sleep(300)
   tui.press("Enter")
   await sleep(800)
+  // Asked once per install: the answer is in the host's key-value store, and the next Copy acts on it.
+  const kvFile = join(tui.dirs.xdgState, "opencode", "kv.json")
+  const keptAnswer = existsSync(kvFile)
+    ? JSON.parse(readFileSync(kvFile, "utf8"))["opencode-todo.copy.showMarkdown"]
+    : undefined
+  await openEntry("Copy as Markdown")
+  const again = await tui.waitFor(
+    /Todo as Markdown \(select and copy\)|Sent to the terminal clipboard \(OSC 52\)/,
+    {
+      timeoutMs: 10_000,
+    },
+  )
+  shot("5b-copy-again", again)
+  check(
+    "a second Copy does not ask again: it shows the Markdown as first answered (kept in the TUI's kv.json)",
+    /Todo as Markdown \(select and copy\)/.test(screenText(again)) &&
+      !/Show the Markdown to select/.test(screenText(again)) &&
+      keptAnswer === true,
+    `kv.json: ${JSON.stringify(keptAnswer)}`,
+  )
+  await sleep(300)
+  tui.press("Enter")
+  await sleep(800)
   const todoFile = join(tui.dirs.project, "TODO.md")
   writeFileSync(todoFile, "# My own notes\n")
   await openEntry("Export to TODO.md")
@@ -434,6 +460,59 @@ try {
     told[0] === 1 && noteRequests.length >= 1,
     `mentions per request after the prompt: ${told.join(", ")}`,
   )
+
+  // 7b. The dialog opens at the work: at 160x45 (16 rows of options), with 8 tasks and the earlier
+  // phases finished, the in-progress phase's open tasks are on the first screen and each finished
+  // phase is one folded row; choosing a folded row shows that phase's tasks.
+  await resize(160, 45)
+  writeFileSync(
+    todoFile,
+    [
+      "## Design",
+      "- [x] Sketch the model",
+      "- [x] Write the parser",
+      "- [x] Pick the names",
+      "## Build",
+      "- [x] Wire the sidebar",
+      "- [x] Add the dialog",
+      "## Ship",
+      "- [>] Tag the release",
+      "- [ ] Publish the package",
+      "- [ ] Announce it",
+      "",
+    ].join("\n"),
+  )
+  await openEntry("Import from TODO.md")
+  await tui.waitFor(/Replace the list\?/, { timeoutMs: 10_000 })
+  await sleep(300)
+  tui.press("Enter")
+  await tui.waitFor(blockHas(/5\/8 done/), { timeoutMs: 15_000 })
+  const atWorkScreen = await openTodo()
+  shot("8c-dialog-at-work", atWorkScreen)
+  // The dialog's columns only: the sidebar (the right 42 of 160) shows the open tasks too.
+  const atWork = atWorkScreen.text.map((line) => line.slice(0, 116)).join("\n")
+  const unseen = [
+    "▶ Tag the release",
+    "○ Publish the package",
+    "○ Announce it",
+    "▸ Design",
+    "▸ Build",
+  ].filter((row) => !atWork.includes(row))
+  check(
+    "160x45, earlier phases finished: the in-progress phase's open tasks on the dialog's first screen, finished phases folded",
+    unseen.length === 0 && !atWork.includes("Sketch the model"),
+    unseen.length > 0 ? `not shown: ${unseen.join(", ")}` : "",
+  )
+  await pick("Design")
+  const unfolded = await tui.waitFor(/✓ Sketch the model/, { timeoutMs: 10_000 }).catch(() => undefined)
+  if (unfolded) shot("8d-dialog-unfolded", unfolded)
+  check(
+    "choosing a folded phase shows its tasks",
+    unfolded !== undefined && /✓ Pick the names/.test(screenText(unfolded)),
+  )
+  tui.press("Escape")
+  await sleep(800)
+  await resize(200)
 
   // 8. The list actions are on the dialog's first screen, with 9 tasks and with 40 (the host shows 19
   // rows at 50 lines and has no pinning). Long rows and headings end in "…" and keep their status.

@@ -45,8 +45,8 @@ export function tuiScreen(currentTui) {
   }
 
   /** Resizes the terminal; the TUI repaints on its own. */
-  async function resize(cols) {
-    currentTui().tmux("resize-window", "-t", currentTui().target, "-x", String(cols), "-y", "50")
+  async function resize(cols, rows = 50) {
+    currentTui().tmux("resize-window", "-t", currentTui().target, "-x", String(cols), "-y", String(rows))
     await sleep(500)
   }
 

@@ -1,6 +1,7 @@
-// The /todo dialog: the main menu (list actions, then the tasks by phase), a task's actions, Append,
-// Copy, Export and Import. What each screen shows and says comes from src/core/view/dialog.ts; this
-// file puts it on screen through the host's dialog port (host.ts) and carries the choice out.
+// The /todo dialog: the main menu (list actions, then the tasks by phase, the work first and finished
+// phases folded until chosen), a task's actions, Append, Copy, Export and Import. What each screen
+// shows and says comes from src/core/view/dialog.ts; this file puts it on screen through the host's
+// dialog port (host.ts) and carries the choice out.
 
 import { importMarkdown } from "../core/list/import.ts"
 import { renderMarkdown } from "../core/list/markdown.ts"
@@ -10,12 +11,16 @@ import {
   actionOp,
   blockPrompt,
   CANCELLED,
+  COPY_ANSWER_KEY,
   copyConfirmation,
+  copyFollowUp,
+  copySentText,
   importDecision,
   MARKDOWN_VIEW_TITLE,
   type MainChoice,
   type MenuItem,
   mainOptions,
+  mainPlaceholder,
   mainTitle,
   overwriteConfirmation,
   REPLACE_HEADLINES,
@@ -23,6 +28,7 @@ import {
   renamePrompt,
   type TaskAction,
   taskActions,
+  unfoldedFocus,
 } from "../core/view/dialog.ts"
 import { exportList, readImport } from "../shared/todo-file.ts"
 import { editInEditor } from "./editor.ts"
@@ -33,18 +39,22 @@ export function openDialog(shell: Shell): void {
   openMain(shell).catch((error) => shell.toast("error", message(error)))
 }
 
-async function openMain(shell: Shell): Promise<void> {
+/** Shows the main dialog; `unfolded` names the finished phases shown whole, the newest last. */
+async function openMain(shell: Shell, unfolded: readonly string[] = []): Promise<void> {
   const { host, source } = shell
   const session = host.session()
   if (!session) return shell.toast("info", "Open a session first: each session has its own todo list.")
   const list = await source.read(session)
   source.refresh(session, list)
+  const focus = unfolded.length > 0 ? unfoldedFocus(list, unfolded.at(-1)!) : undefined
   host.dialog.select<MainChoice>({
     title: mainTitle(list),
-    placeholder: list.length > 0 ? "Type to find a task" : "The list is empty",
-    options: mainOptions(list),
+    placeholder: mainPlaceholder(list),
+    options: mainOptions(list, unfolded),
+    ...(focus ? { current: focus } : {}),
     onSelect: (choice) => {
       if (choice.kind === "task") safely(shell, openTask(shell, session, choice.text))
+      else if (choice.kind === "phase") safely(shell, openMain(shell, [...unfolded, choice.name]))
       else safely(shell, runMenu(shell, session, choice.item))
     },
   })
@@ -203,13 +213,24 @@ export async function copyList(shell: Shell, session: string): Promise<void> {
     sent = false
   }
   if (!sent) return showMarkdown(shell, markdown)
-  const confirm = copyConfirmation(list)
+  // Asked once: the answer is kept where the host keeps values for the user.
+  const { kept } = shell.host
+  const next = copyFollowUp(kept.get(COPY_ANSWER_KEY))
+  if (next === "show") return showMarkdown(shell, markdown)
+  if (next === "sent") return shell.toast("info", copySentText(list))
+  const confirm = copyConfirmation(list, kept.keptFor)
   shell.host.dialog.confirm({
     title: confirm.title,
     message: confirm.message,
-    // The confirm dialog clears the dialog stack after this returns: show the view after that.
-    onConfirm: () => setTimeout(() => showMarkdown(shell, markdown), 0),
-    onCancel: () => closeDialog(shell),
+    onConfirm: () => {
+      kept.set(COPY_ANSWER_KEY, true)
+      // The confirm dialog clears the dialog stack after this returns: show the view after that.
+      setTimeout(() => showMarkdown(shell, markdown), 0)
+    },
+    onCancel: () => {
+      kept.set(COPY_ANSWER_KEY, false)
+      closeDialog(shell)
+    },
   })
 }
 

@@ -1,10 +1,11 @@
 // What the TUI shell needs from the host it runs in, and nothing more: the session on screen, the
-// dialogs, the renderer, the theme's colours and a toast. Each host binding (v1/ for OpenCode 1.18,
+// dialogs, the renderer, the theme's colours, a toast and a few values kept between runs. Each host binding (v1/ for OpenCode 1.18,
 // v2/ for OpenCode 2) implements this port once; every decision about what to show or do stays in the
 // shell and the core. Dialogs are callback-shaped because the 1.18 TUI's dialogs are; OpenCode 2's
 // promise-shaped dialogs adapt to them in v2/host.ts.
 
 import type { RGBA } from "@opentui/core"
+import type { KeptFor } from "../core/view/dialog.ts"
 import type { Tone } from "../core/view/sidebar.ts"
 
 export interface SelectOption<Value> {
@@ -53,6 +54,15 @@ export interface TuiRenderer {
   readonly currentRenderBuffer: { clear(): void }
 }
 
+/** Small JSON values the TUI keeps for the user (an answer given once); reading and writing never throw. */
+export interface KeptValues {
+  /** The value kept under `key`, or undefined (also while the host is still loading its store). */
+  get(key: string): unknown
+  set(key: string, value: unknown): void
+  /** How long a value lasts: the install (the host's own store) or this run (no store offered). */
+  readonly keptFor: KeptFor
+}
+
 export interface TuiHost {
   /** The session on screen, or undefined on the home screen; reactive in the host. */
   session(): string | undefined
@@ -68,4 +78,5 @@ export interface TuiHost {
     readonly duration: number
     readonly sessionID?: string
   }): void
+  readonly kept: KeptValues
 }

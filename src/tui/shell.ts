@@ -1,7 +1,7 @@
 // Starting the TUI shell, the same in every host: the settings (and their warnings as one toast), the
-// per-session store the server uses, the toast every part reports through, and the count of mounted
-// sidebar blocks the compact line follows. A host binding (v1/, v2/) adds where the list's host facts
-// come from and where the parts are mounted.
+// per-session store the server uses, the toast every part reports through, the count of mounted
+// sidebar blocks the compact line follows, and kept values for a host with no store of its own. A host
+// binding (v1/, v2/) adds where the list's host facts come from and where the parts are mounted.
 
 import { createSignal } from "solid-js"
 import { limitsOf, type Resolved, STORED_LIMITS } from "../core/config.ts"
@@ -12,7 +12,7 @@ import type { Variant } from "../core/session/toasts.ts"
 import { todoDir } from "../shared/paths.ts"
 import { loadSettings } from "../shared/settings.ts"
 import { createStore, type Store } from "../store/store.ts"
-import type { TuiHost } from "./host.ts"
+import type { KeptValues, TuiHost } from "./host.ts"
 import type { Shell } from "./list-source.ts"
 
 /** Settings warnings one toast lists before "… and N more". */
@@ -63,6 +63,18 @@ export async function startShell(input: {
     warn: (text) => toast("warning", text),
   })
   return { settings, store, limits: limitsOf(settings.config), toast }
+}
+
+/** Values kept in memory for this run: where the host offers no store of its own. */
+export function keptForThisRun(): KeptValues {
+  const values = new Map<string, unknown>()
+  return {
+    get: (key) => values.get(key),
+    set: (key, value) => {
+      values.set(key, value)
+    },
+    keptFor: "run",
+  }
 }
 
 /** How many sidebar blocks are mounted: a host mounts them exactly while its sidebar shows. */

@@ -152,6 +152,32 @@ describe("dialog and typed verbs", () => {
     app.dispose()
   })
 
+  it("the dialog leads with the work and folds a finished phase; choosing the fold shows its tasks", async () => {
+    await seed(SESSION, [
+      { op: "done", target: { kind: "task", text: "Write the parser" } },
+      { op: "done", target: { kind: "task", text: "Test the parser" } },
+      { op: "start", target: { kind: "task", text: "Tag the release" } },
+    ])
+    await tui.load(ENTRY)
+    tui.route(SESSION)
+    const app = tui.mountSlot("app", {})
+    type Row = { title: string; category: string; value: { kind: string; text?: string; name?: string } }
+    await tui.palette("opencode-todo.open")
+    const main = await until(() => tui.dialog())
+    const rows = main.options.options as Row[]
+    const work = rows.filter((r) => r.category !== "List")
+    expect(work.map((r) => r.title)).toEqual(["▶ Tag the release", "▸ Parse 2/2"])
+    main.settle(work[1]?.value)
+    const unfolded = await until(() => tui.dialog() !== main && tui.dialog())
+    expect(unfolded.kind).toBe("select")
+    const titles = (unfolded.options.options as Row[])
+      .filter((r) => r.category !== "List")
+      .map((r) => r.title)
+    expect(titles).toEqual(["▶ Tag the release", "✓ Write the parser", "✓ Test the parser"])
+    expect(unfolded.options.current).toEqual({ kind: "task", text: "Write the parser" })
+    app.dispose()
+  })
+
   it("a typed `/todo done <task>` runs in the TUI: a toast, the store changed, nothing sent to the server", async () => {
     await seed()
     await tui.load(ENTRY)
@@ -255,5 +281,81 @@ describe("toasts from the server", () => {
     })
     tui.rpc.emit("notice", { title: "Todo", message: 42 as unknown as string, variant: "warning" })
     expect(tui.toasts).toHaveLength(2)
+  })
+})
+
+describe("/todo copy asks once", () => {
+  /** Runs `/todo copy` and resolves with the first dialog it shows. */
+  async function copy() {
+    const before = tui.dialogs.length
+    expect(await tui.submit("/todo copy")).toBe("tui")
+    return until(() => tui.dialogs.length > before && tui.dialogs.at(-1))
+  }
+
+  it("asks the first time only; the answer outlives a reload of the plugin (kept in the plugin's storage)", async () => {
+    await seed()
+    await tui.load(ENTRY)
+    tui.route(SESSION)
+    let app = tui.mountSlot("app", {})
+    const asked = await copy()
+    expect(asked.kind).toBe("confirm")
+    expect(String(asked.options.message)).toMatch(/Asked once: your answer is kept/)
+    asked.settle(true)
+    const view = await until(() => tui.dialog()?.kind === "alert" && tui.dialog())
+    expect(String(view.options.message)).toContain("Write the parser")
+    view.settle(undefined)
+    await until(() => [...tui.stored.values()].some((v) => JSON.stringify(v).includes("true")))
+
+    const again = await copy()
+    expect(again.kind).toBe("alert")
+    again.settle(undefined)
+    expect(tui.clipboard).toHaveLength(2)
+
+    app.dispose()
+    await tui.unload()
+    await tui.load(ENTRY)
+    app = tui.mountSlot("app", {})
+    expect((await copy()).kind).toBe("alert")
+    app.dispose()
+  })
+
+  it("a no is kept too: the next copy only says it was sent", async () => {
+    await seed()
+    await tui.load(ENTRY)
+    tui.route(SESSION)
+    const app = tui.mountSlot("app", {})
+    const asked = await copy()
+    asked.settle(false)
+    await until(() => tui.stored.size > 0)
+    const toasts = tui.toasts.length
+    expect(await tui.submit("/todo copy")).toBe("tui")
+    await until(() => tui.toasts.length > toasts)
+    expect(tui.toasts.at(-1)?.message).toBe("Sent 3 tasks as Markdown to the terminal clipboard (OSC 52).")
+    expect(tui.dialogs.filter((d) => d.kind === "confirm")).toHaveLength(1)
+    app.dispose()
+  })
+
+  it("without the host's storage: asks once while the TUI runs and says so, then asks again after a restart", async () => {
+    await tui.cleanup()
+    tui = createV2Tui({ storage: false })
+    await seed()
+    await tui.load(ENTRY)
+    tui.route(SESSION)
+    let app = tui.mountSlot("app", {})
+    const asked = await copy()
+    expect(asked.kind).toBe("confirm")
+    expect(String(asked.options.message)).toMatch(/Asked once while this TUI runs/)
+    asked.settle(false)
+    const toasts = tui.toasts.length
+    expect(await tui.submit("/todo copy")).toBe("tui")
+    await until(() => tui.toasts.length > toasts)
+    expect(tui.dialogs.filter((d) => d.kind === "confirm")).toHaveLength(1)
+    app.dispose()
+    await tui.unload()
+    await tui.load(ENTRY)
+    app = tui.mountSlot("app", {})
+    const last = await copy()
+    expect(last.kind).toBe("confirm")
+    app.dispose()
   })
 })

@@ -11,6 +11,8 @@ import {
   actionOp,
   changeToast,
   copyConfirmation,
+  copyFollowUp,
+  copySentText,
   countsText,
   DIALOG_ROW_WIDTH,
   editorCommand,
@@ -232,7 +234,16 @@ describe("copy", () => {
   it("says the Markdown was sent, not that it was copied, and offers it to view", () => {
     const c = copyConfirmation(opened)
     expect(c.title).toBe("Sent to the terminal clipboard (OSC 52)")
-    expect(c.message).toMatch(/^2 tasks as Markdown\. .*Show the Markdown/)
+    expect(c.message).toMatch(/^2 tasks as Markdown\. .*Show the Markdown.*Asked once: your answer is kept/)
+    expect(copyConfirmation(opened, "run").message).toMatch(/Asked once while this TUI runs/)
+  })
+
+  it("asks once: a kept yes shows the Markdown, a kept no only says it was sent, anything else asks", () => {
+    expect(copyFollowUp(undefined)).toBe("ask")
+    expect(copyFollowUp("yes")).toBe("ask")
+    expect(copyFollowUp(true)).toBe("show")
+    expect(copyFollowUp(false)).toBe("sent")
+    expect(copySentText(opened)).toBe("Sent 2 tasks as Markdown to the terminal clipboard (OSC 52).")
   })
 })
 

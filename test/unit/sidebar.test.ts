@@ -2,8 +2,8 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { counts } from "../../src/core/list/queries.ts"
 import { clipSegments, displayWidth } from "../../src/core/list/text-width.ts"
-import type { Phase, TodoList } from "../../src/core/list/types.ts"
-import { OPEN, STATUSES } from "../../src/core/list/types.ts"
+import type { TodoList } from "../../src/core/list/types.ts"
+import { OPEN } from "../../src/core/list/types.ts"
 import { STATUS_GLYPHS } from "../../src/core/list/words.ts"
 import {
   buildSidebarView,
@@ -14,7 +14,7 @@ import {
   sidebarModel,
   sidebarText,
 } from "../../src/core/view/sidebar.ts"
-import { deepFreeze, phase, task } from "../fixtures/lists.ts"
+import { deepFreeze, listArb, phase, task } from "../fixtures/lists.ts"
 
 const lines = (list: TodoList, maxRows: number, width = 60) =>
   sidebarText(buildSidebarView(list, { maxRows })!, width)
@@ -355,28 +355,6 @@ describe("sidebarText", () => {
     expect(sidebarText(view, 5)).toStrictEqual(["0/1…", "ab c…", "  ○ x"])
   })
 })
-
-// Random lists: at most one task in progress, as the engine keeps it.
-const listArb: fc.Arbitrary<Phase[]> = fc
-  .array(fc.array(fc.constantFrom(...STATUSES), { maxLength: 9 }), { minLength: 1, maxLength: 9 })
-  .chain((statuses) =>
-    fc.boolean().map((blockers) => {
-      let seenInProgress = false
-      let n = 0
-      return statuses.map((phaseStatuses, p) => ({
-        name: `Phase ${p}`,
-        tasks: phaseStatuses.map((s) => {
-          let status = s
-          if (status === "in_progress") {
-            if (seenInProgress) status = "pending"
-            seenInProgress = true
-          }
-          const text = `task ${n++}`
-          return status === "blocked" && blockers ? { text, status, blocker: "why" } : { text, status }
-        }),
-      }))
-    }),
-  )
 
 function fullRows(list: TodoList): number {
   let rows = 1

@@ -75,6 +75,16 @@ export function inProgressTask(list: TodoList): Located | undefined {
   return undefined
 }
 
+/**
+ * The phase the work is in: the one holding the in-progress task, else the first with an open task;
+ * -1 when no task is open. The sidebar and the dialog both lead with it.
+ */
+export function activePhase(list: TodoList): number {
+  const current = inProgressTask(list)
+  if (current) return current.phaseIndex
+  return list.findIndex((phase) => phase.tasks.some((task) => OPEN.has(task.status)))
+}
+
 /** The task that would start after the current one: the earliest pending task. */
 export function nextPendingTask(list: TodoList): Located | undefined {
   for (const hit of eachTask(list)) if (hit.task.status === "pending") return hit

@@ -1,5 +1,6 @@
 // What the /todo dialog in the TUI shows, offers and says, as plain data: the main menu (list actions
-// first, then the tasks grouped by phase, each row fitted to the dialog), the actions that make sense
+// first, then the tasks by phase in dialog-order.ts's order, finished phases folded to one row each,
+// every row fitted to the dialog), the actions that make sense
 // for each task and the op each one runs, the confirmations and toast texts, and the rules that decide
 // whether an editor save or an import applies, asks first, or changes nothing.
 // Pure: the shell (src/tui/dialog.ts, src/tui/editor.ts) shows these and carries the choices out.
@@ -11,6 +12,7 @@ import type { Op, TaskStatus, TodoList } from "../list/types.ts"
 import { neutralize, preview, progressText, STATUS_GLYPHS, STATUS_WORDS } from "../list/words.ts"
 import type { CommandReport } from "../model/prompts.ts"
 import type { Variant } from "../session/toasts.ts"
+import { dialogOrder } from "./dialog-order.ts"
 
 /**
  * Columns of a dialog row the host shows in its default (medium) size: about 52, less a spare. A
@@ -20,6 +22,10 @@ import type { Variant } from "../session/toasts.ts"
 export const DIALOG_ROW_WIDTH = 50
 /** The group of list-wide actions; listed first so it is never below the fold. */
 export const LIST_CATEGORY = "List"
+/** The group of folded finished phases, one row each, after the phases with work left. */
+export const FOLDED_CATEGORY = "Finished"
+/** What a folded phase's row says it does when chosen. */
+const UNFOLD_HINT = "show its tasks"
 
 export type MenuItem = "append" | "edit" | "copy" | "export" | "import"
 
@@ -27,6 +33,7 @@ export type MenuItem = "append" | "edit" | "copy" | "export" | "import"
 export type MainChoice =
   | { readonly kind: "menu"; readonly item: MenuItem }
   | { readonly kind: "task"; readonly text: string }
+  | { readonly kind: "phase"; readonly name: string }
 
 export interface MainOption {
   readonly title: string
@@ -49,22 +56,56 @@ export const MENU: readonly {
 
 /**
  * The rows of the main dialog: the list actions first (the host has no pinning, and a long list
- * would push them below the fold), then every task under its phase. Each row fits DIALOG_ROW_WIDTH.
+ * would push them below the fold), then the tasks under their phases, the active phase first and
+ * finished phases folded to one row each unless named in `unfolded` (dialog-order.ts has the
+ * rules). Each row fits DIALOG_ROW_WIDTH.
  */
-export function mainOptions(list: TodoList): MainOption[] {
+export function mainOptions(list: TodoList, unfolded: readonly string[] = []): MainOption[] {
   const menu: MainOption[] = MENU.map((entry) => ({
     title: entry.title,
     value: { kind: "menu", item: entry.item },
     category: LIST_CATEGORY,
     description: entry.description,
   }))
-  const tasks: MainOption[] = taskEntries(list).map((entry) => ({
-    title: entry.title,
-    value: { kind: "task", text: entry.text },
-    category: entry.category,
-    description: entry.description,
-  }))
-  return [...menu, ...tasks]
+  const order = dialogOrder(list, unfolded)
+  const tasks: MainOption[] = order.listed.flatMap(({ phase, tasks }) => {
+    const entries = phaseEntries(list, phase)
+    return tasks.map((t) => {
+      const entry = entries[t]!
+      return {
+        title: entry.title,
+        value: { kind: "task", text: entry.text },
+        category: entry.category,
+        description: entry.description,
+      } satisfies MainOption
+    })
+  })
+  const folded: MainOption[] = order.folded.map((p) => {
+    const phase = list[p]!
+    const { closed } = countTasks(phase.tasks)
+    const room = DIALOG_ROW_WIDTH - 1 - displayWidth(UNFOLD_HINT) - 2
+    return {
+      title: `▸ ${phaseHeading(neutralize(phase.name), closed, phase.tasks.length, room)}`,
+      value: { kind: "phase", name: phase.name },
+      category: FOLDED_CATEGORY,
+      description: UNFOLD_HINT,
+    }
+  })
+  return [...menu, ...tasks, ...folded]
+}
+
+/** What the main dialog's filter field says: what typing finds. */
+export function mainPlaceholder(list: TodoList): string {
+  if (taskCount(list) === 0) return "The list is empty"
+  return dialogOrder(list).folded.length > 0
+    ? "Type to find a task or a finished phase"
+    : "Type to find a task"
+}
+
+/** The row to put the cursor on after unfolding `name`: its first task. */
+export function unfoldedFocus(list: TodoList, name: string): MainChoice | undefined {
+  const text = list.find((phase) => phase.name === name)?.tasks[0]?.text
+  return text === undefined ? undefined : { kind: "task", text }
 }
 
 /** The main dialog's title: "Todo  3/12 done, 1 blocked". */
@@ -72,10 +113,10 @@ export function mainTitle(list: TodoList): string {
   return fitText(`Todo  ${countsText(list)}`, DIALOG_ROW_WIDTH)
 }
 
-/** A phase heading fitted to one row; the count stays whole and the name is cut (headings would wrap). */
-export function phaseHeading(name: string, closed: number, total: number): string {
+/** A phase heading fitted to `width` (a row); the count stays whole and the name is cut (headings would wrap). */
+export function phaseHeading(name: string, closed: number, total: number, width = DIALOG_ROW_WIDTH): string {
   const count = ` ${closed}/${total}`
-  return `${fitText(name, Math.max(4, DIALOG_ROW_WIDTH - displayWidth(count)))}${count}`
+  return `${fitText(name, Math.max(4, width - displayWidth(count)))}${count}`
 }
 
 /** Whether two lists are the same, task for task. */
@@ -101,25 +142,27 @@ const MIN_TITLE_COLUMNS = 16
 
 /** Every task of the list in order, grouped by phase through `category`. */
 export function taskEntries(list: TodoList): TaskEntry[] {
-  const out: TaskEntry[] = []
-  for (const phase of list) {
-    const category = phaseHeading(neutralize(phase.name), countTasks(phase.tasks).closed, phase.tasks.length)
-    for (const task of phase.tasks) {
-      const description =
-        task.blocker !== undefined
-          ? `${STATUS_WORDS[task.status]}: ${fitText(neutralize(task.blocker), BLOCKER_COLUMNS)}`
-          : STATUS_WORDS[task.status]
-      const room = Math.max(MIN_TITLE_COLUMNS, DIALOG_ROW_WIDTH - 1 - displayWidth(description))
-      out.push({
-        title: fitText(`${STATUS_GLYPHS[task.status]} ${neutralize(task.text)}`, room),
-        text: task.text,
-        status: task.status,
-        category,
-        description,
-      })
+  return list.flatMap((_, p) => phaseEntries(list, p))
+}
+
+/** The entries of one phase's tasks, in list order. */
+function phaseEntries(list: TodoList, p: number): TaskEntry[] {
+  const phase = list[p]!
+  const category = phaseHeading(neutralize(phase.name), countTasks(phase.tasks).closed, phase.tasks.length)
+  return phase.tasks.map((task) => {
+    const description =
+      task.blocker !== undefined
+        ? `${STATUS_WORDS[task.status]}: ${fitText(neutralize(task.blocker), BLOCKER_COLUMNS)}`
+        : STATUS_WORDS[task.status]
+    const room = Math.max(MIN_TITLE_COLUMNS, DIALOG_ROW_WIDTH - 1 - displayWidth(description))
+    return {
+      title: fitText(`${STATUS_GLYPHS[task.status]} ${neutralize(task.text)}`, room),
+      text: task.text,
+      status: task.status,
+      category,
+      description,
     }
-  }
-  return out
+  })
 }
 
 /** "3/12 done, 1 blocked", or "empty". */
@@ -257,13 +300,43 @@ export const REPLACE_HEADLINES = {
   import: (path: string) => `Imported ${preview(path)}.`,
 } as const
 
-/** What Copy says: OSC 52 is never confirmed, so a sent copy offers the Markdown to view as well. */
-export function copyConfirmation(list: TodoList): Confirmation {
+/**
+ * How long a kept answer lasts: "install" where the TUI keeps it in its own store (1.18's key-value
+ * store, OpenCode 2's plugin storage), "run" where the host offers none and it is kept in memory.
+ */
+export type KeptFor = "install" | "run"
+
+/**
+ * What Copy says the first time: OSC 52 is never confirmed, so a sent copy offers the Markdown to view
+ * as well. The answer is kept (COPY_ANSWER_KEY), so this is asked once per install at most.
+ */
+export function copyConfirmation(list: TodoList, keptFor: KeptFor = "install"): Confirmation {
   const n = taskCount(list)
+  const once =
+    keptFor === "install"
+      ? "Asked once: your answer is kept for the next copies."
+      : "Asked once while this TUI runs: this OpenCode keeps no plugin settings."
   return {
     title: "Sent to the terminal clipboard (OSC 52)",
-    message: `${n} ${n === 1 ? "task" : "tasks"} as Markdown. Terminals do not confirm OSC 52 and some ignore it. Show the Markdown to select and copy it by hand?`,
+    message: `${n} ${n === 1 ? "task" : "tasks"} as Markdown. Terminals do not confirm OSC 52 and some ignore it. Show the Markdown to select and copy it by hand? ${once}`,
   }
+}
+
+/** The key the answer to copyConfirmation is kept under (the host binding adds the plugin's prefix where its store is shared). */
+export const COPY_ANSWER_KEY = "copy.showMarkdown"
+
+/**
+ * What Copy does after it sent the Markdown: ask (no answer kept), show the Markdown (the answer
+ * was yes) or say it was sent (the answer was no). Anything else kept counts as no answer.
+ */
+export function copyFollowUp(kept: unknown): "ask" | "show" | "sent" {
+  return kept === true ? "show" : kept === false ? "sent" : "ask"
+}
+
+/** The toast after a copy when the user said before that they need not see the Markdown. */
+export function copySentText(list: TodoList): string {
+  const n = taskCount(list)
+  return `Sent ${n} ${n === 1 ? "task" : "tasks"} as Markdown to the terminal clipboard (OSC 52).`
 }
 
 /** The title of the Markdown view (Copy without OSC 52, or asked for after a copy). */

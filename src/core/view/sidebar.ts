@@ -29,7 +29,7 @@
  */
 
 import { MIN_SIDEBAR_ROWS } from "../config.ts"
-import { countTasks } from "../list/queries.ts"
+import { activePhase, countTasks } from "../list/queries.ts"
 import { clipSegments } from "../list/text-width.ts"
 import type { Task, TaskStatus, TodoList } from "../list/types.ts"
 import { OPEN } from "../list/types.ts"
@@ -95,18 +95,12 @@ export function buildSidebarView(list: TodoList, options: SidebarOptions): Sideb
 
   const all: Task[] = []
   const plans: PhasePlan[] = []
-  let active = -1
-  let firstOpen = -1
-  for (let p = 0; p < list.length; p++) {
-    const tasks = list[p]!.tasks
-    all.push(...tasks)
-    const open = tasks.filter((task) => OPEN.has(task.status))
-    const ranked = rank(open)
-    plans.push({ open, ranked, quota: open.length, more: false })
-    if (active === -1 && open.some((task) => task.status === "in_progress")) active = p
-    if (firstOpen === -1 && open.length > 0) firstOpen = p
+  for (const phase of list) {
+    all.push(...phase.tasks)
+    const open = phase.tasks.filter((task) => OPEN.has(task.status))
+    plans.push({ open, ranked: rank(open), quota: open.length, more: false })
   }
-  if (active === -1) active = firstOpen
+  const active = activePhase(list)
   const hasActive = active !== -1
   const anchor = hasActive ? active : list.length - 1
 

@@ -1,9 +1,12 @@
 // The TUI port on OpenCode 1.18: the session from the route, the host's dialog components in its
-// dialog stack, its theme and renderer, and its toast.
+// dialog stack, its theme and renderer, its toast, and its key-value store (`api.kv`: kv.json in
+// OpenCode's state folder, shared by the TUI and every plugin, so our keys carry the plugin's id).
 
 import type { TuiPluginApi } from "@opencode-ai/plugin/tui"
+import { PLUGIN_ID } from "../../core/list/words.ts"
 import type { Tone } from "../../core/view/sidebar.ts"
-import type { DialogPort, TuiHost } from "../host.ts"
+import type { DialogPort, KeptValues, TuiHost } from "../host.ts"
+import { keptForThisRun } from "../shell.ts"
 import { routeSession } from "./list-facts.ts"
 
 export function toneColor(api: TuiPluginApi, tone: Tone) {
@@ -68,6 +71,30 @@ function v1Dialogs(api: TuiPluginApi): DialogPort {
   }
 }
 
+/** `api.kv`, read once the host has loaded it (before that a value reads as not kept). */
+export function v1Kept(api: Pick<TuiPluginApi, "kv">): KeptValues {
+  const kv = api.kv as Partial<TuiPluginApi["kv"]> | undefined
+  if (typeof kv?.get !== "function" || typeof kv.set !== "function") return keptForThisRun()
+  const own = (key: string) => `${PLUGIN_ID}.${key}`
+  return {
+    get(key) {
+      try {
+        return kv.ready ? kv.get?.(own(key)) : undefined
+      } catch {
+        return undefined
+      }
+    },
+    set(key, value) {
+      try {
+        kv.set?.(own(key), value)
+      } catch {
+        // Not kept: the question comes again next time.
+      }
+    },
+    keptFor: "install",
+  }
+}
+
 export function v1Host(api: TuiPluginApi): TuiHost {
   return {
     session: () => routeSession(api),
@@ -75,5 +102,6 @@ export function v1Host(api: TuiPluginApi): TuiHost {
     renderer: api.renderer,
     color: (tone) => toneColor(api, tone),
     toast: ({ variant, title, message, duration }) => api.ui.toast({ variant, title, message, duration }),
+    kept: v1Kept(api),
   }
 }

@@ -15,6 +15,9 @@
 //   the methods and `events.on(name, handler)` (handler gets `{ type, data, location }`).
 // - services/www/src/docs/content/build/plugins/cli.mdx@13ec4bef: `data.on(type, handler)` returns an
 //   unsubscribe function; event payloads are under `data`.
+// - packages/plugin/src/tui/context.ts@003e53fb `Storage.store(key, { initial })` → `[store, mutate]`, and
+//   packages/tui/src/context/storage.tsx@25a71af4: durable JSON per plugin (the key is prefixed with the
+//   plugin's id), read from disk when the store is made, `mutate` async; the value must be an object.
 // Every member is optional here: the binding checks before it calls.
 
 export interface V2DialogSelectOption<Value> {
@@ -77,8 +80,16 @@ export interface V2RpcClient {
   readonly events?: { on?(name: string, handler: (event: unknown) => void): (() => void) | undefined }
 }
 
+export interface V2Storage {
+  store?<Value extends object>(
+    key: string,
+    options: { readonly initial: Value },
+  ): readonly [Value, (mutation: (draft: Value) => void) => Promise<void>]
+}
+
 export interface V2Context {
   readonly options?: Readonly<Record<string, unknown>>
+  readonly storage?: V2Storage
   readonly location?: { readonly directory?: string }
   readonly renderer?: unknown
   readonly theme?: unknown

@@ -1,10 +1,12 @@
 // The TUI port on OpenCode 2: the session from the router, the host's promise-shaped dialogs adapted to
-// the shell's callbacks, the theme's tokens, the renderer and the toast (context.ts names the sources).
+// the shell's callbacks, the theme's tokens, the renderer, the toast and the plugin's durable storage
+// (context.ts names the sources).
 
 import type { RGBA } from "@opentui/core"
 import type { Tone } from "../../core/view/sidebar.ts"
-import type { DialogPort, TuiHost, TuiRenderer } from "../host.ts"
-import type { V2Context, V2Dialog } from "./context.ts"
+import type { DialogPort, KeptValues, TuiHost, TuiRenderer } from "../host.ts"
+import { keptForThisRun } from "../shell.ts"
+import type { V2Context, V2Dialog, V2Storage } from "./context.ts"
 
 /** The first colour found along `paths` in the theme (token names moved between 2.x releases). */
 function token(theme: unknown, paths: readonly string[]): RGBA | string | undefined {
@@ -108,6 +110,54 @@ function v2Dialogs(dialog: V2Dialog | undefined): DialogPort {
   }
 }
 
+/** The storage file the kept values live in (OpenCode 2 names it after the plugin and this key). */
+const KEPT_STORE = "kept"
+
+/**
+ * Kept values in `storage.store` (one JSON object, made on first use), or in memory for this run where
+ * the context has no storage or it fails to open.
+ */
+export function v2Kept(storage: V2Storage | undefined): KeptValues {
+  if (typeof storage?.store !== "function") return keptForThisRun()
+  let opened: ReturnType<NonNullable<V2Storage["store"]>> | undefined
+  let fallback: KeptValues | undefined
+  const open = () => {
+    if (opened || fallback) return
+    try {
+      opened = storage.store?.<Record<string, unknown>>(KEPT_STORE, { initial: {} })
+    } catch {
+      opened = undefined
+    }
+    if (!opened) fallback = keptForThisRun()
+  }
+  return {
+    get(key) {
+      open()
+      if (fallback) return fallback.get(key)
+      try {
+        return (opened?.[0] as Record<string, unknown> | undefined)?.[key]
+      } catch {
+        return undefined
+      }
+    },
+    set(key, value) {
+      open()
+      if (fallback) return fallback.set(key, value)
+      try {
+        opened?.[1]((draft) => {
+          ;(draft as Record<string, unknown>)[key] = value
+        }).catch(() => {})
+      } catch {
+        // Not kept: the question comes again next time.
+      }
+    },
+    get keptFor() {
+      open()
+      return fallback ? fallback.keptFor : "install"
+    },
+  }
+}
+
 export function v2Host(context: V2Context): TuiHost {
   return {
     session: () => {
@@ -120,5 +170,6 @@ export function v2Host(context: V2Context): TuiHost {
     renderer: context.renderer as TuiRenderer,
     color: (tone) => v2Color(context.theme, tone),
     toast: (input) => context.ui?.toast?.show?.(input),
+    kept: v2Kept(context.storage),
   }
 }
