@@ -252,26 +252,48 @@ function resultText(value: unknown): string {
   return isRecord(first) ? String(first.text) : ""
 }
 
+/** A request message's id, or one made of its place and role (the host's tool messages carry none). */
+function messageIdAt(messages: readonly unknown[], index: number): string {
+  const message = messages[index]
+  const own = isRecord(message) ? text(message.id) : undefined
+  return own ?? `v2:${index}:${roleOf(message)}:${partsOf(message).length}`
+}
+
+/** A part's id, or one made of its message's id and its place (text parts carry none on 2). */
+function partIdAt(messageID: string, part: V2Part, i: number): string {
+  return text(part.id) ?? `${messageID}:${i}`
+}
+
+/**
+ * The id of the message OpenCode 2 makes of a `session.synthetic` event: "msg" + the event id after its "evt"
+ * (packages/core/src/session/message-id.ts@4d6e4690 `fromEvent`, used for synthetic messages by the host's
+ * message updater). Undefined when the event carries no such id.
+ */
+export function syntheticMessageId(raw: unknown): string | undefined {
+  const id = isRecord(raw) ? text(raw.id) : undefined
+  return id?.startsWith("evt") ? `msg${id.slice(3)}` : undefined
+}
+
 /**
  * The messages of a request as the stale rule reads them. A tool message's results count as the assistant's
  * (1.18 keeps a call and its result in one part of the assistant message); a message without an id is named
- * by its place and role, so a cut history still reads as changed.
+ * by its place and role, so a cut history still reads as changed. The request shows a synthetic message as a
+ * plain user message (to-llm-message.ts@0010d84d): `synthetic` holds the ids of ours, whose text parts are
+ * then read as synthetic (a part the user typed never is).
  */
-export function v2History(messages: readonly unknown[]): History {
+export function v2History(messages: readonly unknown[], synthetic?: ReadonlySet<string>): History {
   const inputs = new Map<string, unknown>()
-  const id = (index: number) => {
-    const message = messages[index]
-    const own = isRecord(message) ? text(message.id) : undefined
-    return own ?? `v2:${index}:${roleOf(message)}:${partsOf(message).length}`
-  }
+  const id = (index: number) => messageIdAt(messages, index)
   return {
     length: messages.length,
     id,
     at(index): HistoryMessage {
       const message = messages[index]
       const role = roleOf(message)
+      const messageID = id(index)
+      const ours = role === "user" && synthetic?.has(messageID) === true
       const parts: HistoryPart[] = partsOf(message).map((part, i) => {
-        const partID = text(part.id) ?? `${id(index)}:${i}`
+        const partID = partIdAt(messageID, part, i)
         if (part.type === "tool-call" && typeof part.name === "string") {
           inputs.set(partID, part.input)
           return { id: `call:${partID}`, type: "tool-call", tool: part.name }
@@ -289,21 +311,26 @@ export function v2History(messages: readonly unknown[]): History {
           id: partID,
           type: typeof part.type === "string" ? part.type : "unknown",
           ...(typeof part.text === "string" ? { text: part.text } : {}),
+          ...(ours ? { synthetic: true } : {}),
         }
       })
-      return { id: id(index), role: role === "tool" ? "assistant" : role, parts }
+      return { id: messageID, role: role === "tool" ? "assistant" : role, parts }
     },
   }
 }
 
-/** Puts each stubbed todo result's stub in place of its result, in place (the request only; the host keeps its own). */
+/**
+ * Puts each stub in place, in this request only (the host keeps its own): a superseded todo result's result, and
+ * the text of one of our reminders a later todo update made stale.
+ */
 export function applyV2Stubs(messages: readonly unknown[], refs: readonly PartRef[]): void {
   for (const ref of refs) {
-    if (ref.kind === "notice") continue
-    const part = partsOf(messages[ref.index]).find(
-      (p) => p.type === "tool-result" && (text(p.id) ?? "") === ref.partID,
-    )
-    if (part) part.result = { type: "text", value: stubText(ref.kind) }
+    const messageID = messageIdAt(messages, ref.index)
+    const part = partsOf(messages[ref.index]).find((p, i) => partIdAt(messageID, p, i) === ref.partID)
+    if (!part) continue
+    if (ref.kind === "notice") {
+      if (part.type === "text") part.text = stubText(ref.kind)
+    } else if (part.type === "tool-result") part.result = { type: "text", value: stubText(ref.kind) }
   }
 }
 

@@ -23,6 +23,7 @@ import { COMMAND_DESCRIPTION } from "../core/list/command.ts"
 import { isRecord } from "../core/list/result.ts"
 import { TODO_TOOL } from "../core/list/words.ts"
 import { type PromptFamily, steeringOn, steerSystemPrompt } from "../core/model/host-prompt.ts"
+import { isPluginText } from "../core/model/prompts.ts"
 import { TODO_RPC } from "../shared/v2-rpc.ts"
 import { historyOf } from "../store/record.ts"
 import type { Store } from "../store/store.ts"
@@ -39,13 +40,22 @@ import {
   type RpcRegistration,
   type V2Context,
 } from "./v2-context.ts"
-import { applyV2Stubs, decodeV2Event, injectV2, v2AgentRules, v2History } from "./v2-events.ts"
+import {
+  applyV2Stubs,
+  decodeV2Event,
+  injectV2,
+  syntheticMessageId,
+  v2AgentRules,
+  v2History,
+} from "./v2-events.ts"
 import { v2HostPort } from "./v2-host-port.ts"
 import { type EmitRpc, readSkill, rpcHandlers, todoCommand, todoToolInfo } from "./v2-registry.ts"
 import { withinMs } from "./wait.ts"
 
 /** How long the first sight of a session may wait for the host to say whether it is new. */
 const FIRST_SIGHT_MS = 2_000
+/** Our synthetic messages remembered per session. */
+const MAX_OURS = 512
 
 /** The OpenCode 2 entry: `setup(ctx)`. Resolves to a cleanup, or to nothing when the host is not OpenCode 2. */
 export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)) {
@@ -67,6 +77,8 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
   const agentOf = new Map<string, string>()
   /** The text the core attached to each session's prompt, told with every request of that turn. */
   const attached = new Map<string, string>()
+  /** The ids of our synthetic messages (reminders) by session, from the host's `session.synthetic` events. */
+  const ours = new Map<string, Set<string>>()
 
   const emit: EmitRpc = (name, data) => {
     const send = rpc?.events?.emit
@@ -243,7 +255,7 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
           steer(event, sessionID, offered)
           if (!offered) return
           const messages = event.messages as unknown[]
-          const { stale, inject } = await runtime.request(sessionID, v2History(messages))
+          const { stale, inject } = await runtime.request(sessionID, v2History(messages, ours.get(sessionID)))
           applyV2Stubs(messages, stale)
           const text = [attached.get(sessionID), inject].filter(Boolean).join("\n\n")
           if (text) injectV2(messages, text)
@@ -285,7 +297,10 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
           // core expects right after the compacting step, which carries nothing else.
           if (Array.isArray(event.messages)) {
             const messages = event.messages as unknown[]
-            applyV2Stubs(messages, (await runtime.request(sessionID, v2History(messages))).stale)
+            applyV2Stubs(
+              messages,
+              (await runtime.request(sessionID, v2History(messages, ours.get(sessionID)))).stale,
+            )
           }
         })()
       }) as never,
@@ -315,6 +330,18 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
       if (typeof sessionID === "string" && typeof agent === "string") agentOf.set(sessionID, agent)
       return
     }
+    if (isRecord(raw) && raw.type === "session.synthetic" && isRecord(raw.data)) {
+      const { sessionID, text } = raw.data
+      const id = syntheticMessageId(raw)
+      if (typeof sessionID === "string" && typeof text === "string" && isPluginText(text) && id) {
+        const set = ours.get(sessionID) ?? new Set<string>()
+        set.add(id)
+        // Bounded: the oldest go first (their messages have long been stubbed or compacted away).
+        if (set.size > MAX_OURS) set.delete(set.values().next().value as string)
+        ours.set(sessionID, set)
+      }
+      return
+    }
     const decoded = decodeV2Event(raw, (id) => {
       const s = sessions.find(id)
       return s ? [{ type: "session.updated", rules: s.state.facts.sessionRules, revert: null }] : []
@@ -333,6 +360,7 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
         attached.delete(decoded.sessionID)
         agentOf.delete(decoded.sessionID)
         forks.delete(decoded.sessionID)
+        ours.delete(decoded.sessionID)
       }
       const start = hostEvent.type === "session.created" || hostEvent.type === "message.removed"
       await runtime.event(decoded.sessionID, hostEvent, start)

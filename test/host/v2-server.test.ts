@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { MARKER } from "../../src/core/list/words.ts"
-import { STALE_FAILED_STUB, STALE_RESULT_STUB } from "../../src/core/model/prompts.ts"
+import { STALE_FAILED_STUB, STALE_RESULT_STUB, STALE_STUB } from "../../src/core/model/prompts.ts"
 import { SKILLS_DIR } from "../../src/server/skills-dir.ts"
 import { TODO_RPC } from "../../src/shared/v2-rpc.ts"
 import { requestTexts, startV2Host, until, type V2Host } from "../fixtures/v2-host.ts"
@@ -93,13 +93,14 @@ describe("OpenCode 2: /todo", () => {
     expect(statuses(view.metadata.list)[0]).toBe("A:completed")
     // The model hears of the edit once, on its next request.
     await host.prompt("ses_c", "Go on")
-    const first = requestTexts(await host.request("ses_c")).filter(
-      (t) => t.includes('"A"') && t.startsWith(MARKER),
-    )
+    // (A reminder sent at the idle before the edit is in the history too: not the notice counted here.)
+    const notices = (texts: string[]) =>
+      texts.filter(
+        (t) => t.includes('"A"') && t.startsWith(MARKER) && !host.synthetics.some((r) => r.text === t),
+      )
+    const first = notices(requestTexts(await host.request("ses_c")))
     expect(first.length).toBe(1)
-    const second = requestTexts(await host.request("ses_c")).filter(
-      (t) => t.includes('"A"') && t.startsWith(MARKER),
-    )
+    const second = notices(requestTexts(await host.request("ses_c")))
     // The notice was attached to this turn's prompt: it stays for the turn, and is not told again after it.
     await host.reply("ses_c", "ok")
     await host.idle("ses_c")
@@ -257,6 +258,31 @@ describe("OpenCode 2: stubs", () => {
       STALE_FAILED_STUB,
       expect.not.stringContaining("[") as unknown as string,
     ])
+  })
+
+  it("stubs one of our reminders once a later todo update made it stale; a user's text quoting the marker stays", async () => {
+    const host = await start()
+    await host.prompt("ses_sr", "Build")
+    await host.call("ses_sr", "todo", PLAN)
+    await host.reply("ses_sr", "I made some progress.")
+    await host.idle("ses_sr")
+    await until(() => host.synthetics.length > 0)
+    const reminder = host.synthetics[0]!.text
+    // The reminder starts a turn; before the model answers it, it goes out in full.
+    expect(requestTexts(await host.request("ses_sr"))).toContain(reminder)
+    await host.call("ses_sr", "todo", { op: "done", task: "A" })
+    await host.reply("ses_sr", "Done A.")
+    await host.idle("ses_sr")
+    const quoted = `${MARKER} the user pasted this`
+    await host.prompt("ses_sr", quoted)
+    const texts = requestTexts(await host.request("ses_sr"))
+    expect(texts).not.toContain(reminder)
+    expect(texts).toContain(STALE_STUB)
+    expect(texts).toContain(quoted)
+    // The host keeps its own copy.
+    expect(
+      host.session("ses_sr").messages.some((m) => JSON.stringify(m.content).includes("still has open")),
+    ).toBe(true)
   })
 
   it("steers OpenCode 2's own todowrite passages in the first system part, and nothing else", async () => {

@@ -1,7 +1,7 @@
 // OpenCode 2's session info and fork events as the binding decodes them (src/server/v2-events.ts): a fork's source
 // is never taken for a parent, and each of the fork event's shapes names where the fork starts.
 import { describe, expect, test } from "vitest"
-import { decodeV2Event, v2SessionInfo } from "../../src/server/v2-events.ts"
+import { decodeV2Event, syntheticMessageId, v2History, v2SessionInfo } from "../../src/server/v2-events.ts"
 
 describe("v2SessionInfo", () => {
   test("a fork's source, named by the fork event or by the info's own `fork`, is not a parent", () => {
@@ -54,5 +54,26 @@ describe("the fork event", () => {
       sessionID: "ses_f",
       parentID: "ses_a",
     })
+  })
+})
+
+describe("our synthetic messages", () => {
+  test("the message id is the event's with msg for evt; an event with no such id gives none", () => {
+    expect(syntheticMessageId({ id: "evt_01ABC", type: "session.synthetic" })).toBe("msg_01ABC")
+    expect(syntheticMessageId({ type: "session.synthetic" })).toBeUndefined()
+    expect(syntheticMessageId({ id: "x_1" })).toBeUndefined()
+  })
+
+  test("only the user messages named as ours read as synthetic", () => {
+    const messages = [
+      { id: "msg_1", role: "user", content: [{ type: "text", text: "typed" }] },
+      { id: "msg_2", role: "user", content: [{ type: "text", text: "sent by us" }] },
+      { id: "msg_3", role: "assistant", content: [{ type: "text", text: "answer" }] },
+    ]
+    const history = v2History(messages, new Set(["msg_2", "msg_3"]))
+    expect(history.at(0).parts[0]!.synthetic).toBeUndefined()
+    expect(history.at(1).parts[0]!.synthetic).toBe(true)
+    expect(history.at(2).parts[0]!.synthetic).toBeUndefined()
+    expect(v2History(messages).at(1).parts[0]!.synthetic).toBeUndefined()
   })
 })
