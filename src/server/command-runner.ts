@@ -21,7 +21,8 @@ export interface CommandContext {
 
 /**
  * Runs `/todo <argumentsText>` on the session's list in effect (while reverted, the list before the revert
- * point); a change is recorded at `at`. Returns the report and the list after it.
+ * point); a change is recorded at `at`, with the command's `mark` (its message carries it). Returns the report
+ * and the list after it.
  */
 export async function runCommand(
   context: CommandContext,
@@ -29,6 +30,7 @@ export async function runCommand(
   list: TodoList,
   argumentsText: string,
   at?: EditAnchor,
+  mark?: string,
 ): Promise<{ readonly report: CommandReport; readonly list: TodoList }> {
   const { store, directory, limits } = context
   const parsed = parseCommand(argumentsText, list)
@@ -61,7 +63,16 @@ export async function runCommand(
       const file = await readImport(directory, plan.path)
       if (!file.ok) return unchanged({ error: file.error })
       const { path, text } = file.value
-      const out = await replaceFromMarkdown(store, session, text, limits, "none", { force: plan.force }, at)
+      const out = await replaceFromMarkdown(
+        store,
+        session,
+        text,
+        limits,
+        "none",
+        { force: plan.force },
+        at,
+        mark,
+      )
       const report: CommandReport = out.ok
         ? {
             lines: [`imported ${path}`, ...out.diff.lines],
@@ -73,7 +84,7 @@ export async function runCommand(
       return { report, list: out.list }
     }
     case "ops": {
-      const out = await runUserOps(store, session, plan.ops, limits, "none", at)
+      const out = await runUserOps(store, session, plan.ops, limits, "none", at, mark)
       const report: CommandReport = out.ok
         ? {
             lines: out.diff.lines,

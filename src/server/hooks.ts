@@ -13,6 +13,7 @@ import { commandReplyText } from "../core/model/prompts.ts"
 import { agentRulesSource } from "./agent-rules.ts"
 import {
   applyStubs,
+  commandMarkOf,
   decodeBusEvent,
   decodeMessages,
   decodeParts,
@@ -77,12 +78,14 @@ export const server: Plugin = async (input, options) => {
       const user = decodeUser(hookInput as Record<string, unknown>, output.message)
       const tools = decodeTools(output.message)
       const messageID = typeof output.message?.id === "string" ? output.message.id : undefined
+      const command = commandMarkOf(output.parts)
       const text = await runtime.prompt(hookInput.sessionID, {
         type: "user.message",
         parts: decodeParts(output.parts),
         user,
         ...(tools ? { tools } : {}),
         ...(messageID ? { messageID } : {}),
+        ...(command === undefined ? {} : { command }),
       })
       if (!text) return
       const last = output.parts.at(-1) as { id?: string } | undefined
@@ -162,14 +165,21 @@ export const server: Plugin = async (input, options) => {
 
     "command.execute.before": guard("command.execute.before", async (hookInput, output) => {
       if (hookInput.command !== "todo") return
-      const { report, list } = await runtime.command(hookInput.sessionID, hookInput.arguments ?? "")
+      const { report, list, mark } = await runtime.command(hookInput.sessionID, hookInput.arguments ?? "")
       // Visible (not synthetic) so the user sees what happened; the marker keeps the tracker
       // from counting it as a new prompt.
-      // The list rides in the part's metadata for a sidebar that cannot read the store (attached remotely).
+      // The list rides in the part's metadata for a sidebar that cannot read the store (attached remotely);
+      // the command's mark rides beside it: the host keeps the part's metadata in the message it mints next,
+      // and the edit settles on the message with its mark (rewind.ts), however many commands run at once.
+      const carried = {
+        list,
+        version: CARRIED_LIST_VERSION,
+        ...(mark === undefined ? {} : { command: mark }),
+      }
       output.parts.splice(0, output.parts.length, {
         type: "text",
         text: commandReplyText(report),
-        metadata: { [COMMAND_PART_KEY]: { list, version: CARRIED_LIST_VERSION } },
+        metadata: { [COMMAND_PART_KEY]: carried },
       } as never)
     }),
 

@@ -3,6 +3,7 @@
 // shapes are read defensively: an event the session step does not use is ignored, one it uses that lacks a
 // field it needs is reported as malformed, and nothing here throws.
 
+import { COMMAND_MARK_CHARS } from "../core/history/history.ts"
 import { COMMAND_PART_KEY } from "../core/list/carried.ts"
 import { isRecord } from "../core/list/result.ts"
 import { TODO_TOOL } from "../core/list/words.ts"
@@ -134,6 +135,21 @@ function todoPart(part: Record<string, unknown>): DecodedEvent {
   const partID = text(part.id)
   if (callID === undefined || partID === undefined) return undefined
   return about(part.sessionID, { type: "todo.part", callID, messageID: part.messageID as string, partID })
+}
+
+/**
+ * The mark of the /todo command whose reply part a user message carries (hooks.ts writes it into the part's
+ * metadata, and the host keeps the metadata); undefined for any other message.
+ */
+export function commandMarkOf(parts: readonly unknown[]): string | undefined {
+  for (const part of parts) {
+    const metadata =
+      isRecord(part) && part.type === "text" && isRecord(part.metadata) ? part.metadata : undefined
+    const carried = metadata?.[COMMAND_PART_KEY]
+    const mark = isRecord(carried) ? carried.command : undefined
+    if (typeof mark === "string" && mark.length <= COMMAND_MARK_CHARS && /^\w+$/.test(mark)) return mark
+  }
+  return undefined
 }
 
 /** The parts of a user message as the tracker classifies them. */

@@ -46,17 +46,30 @@ export interface Runtime {
    * model; without one (OpenCode 2 runs it with no turn) the edit is placed like a TUI edit and the model is told
    * on its next request, as for one.
    */
-  command(
-    sessionID: string,
-    text: string,
-    options?: { readonly ownMessage?: boolean },
-  ): Promise<{ report: CommandReport; list: TodoList }>
+  command(sessionID: string, text: string, options?: { readonly ownMessage?: boolean }): Promise<CommandRun>
   /** One decoded host event about `sessionID`; `start` tracks a session not seen yet. */
   event(sessionID: string, event: HostEvent, start: boolean): Promise<void>
   /** One call of the todo tool. */
   todoCall(sessionID: string, args: unknown, site: CallSite): Promise<TodoCallResult>
   /** Wraps a hook so that nothing it throws reaches the host; each distinct failure is logged once. */
   guard<A extends unknown[]>(name: string, fn: (...args: A) => Promise<void>): (...args: A) => Promise<void>
+}
+
+/** What a /todo command did, and the mark its own message must carry (with `ownMessage`) to settle its edit. */
+export interface CommandRun {
+  readonly report: CommandReport
+  readonly list: TodoList
+  readonly mark?: string
+}
+
+/**
+ * Marks for /todo commands: unique in this process (a counter), and across processes sharing a session as far
+ * as a random prefix goes. Word characters only, within history.ts COMMAND_MARK_CHARS.
+ */
+function commandMarks(): () => string {
+  const prefix = Math.random().toString(36).slice(2, 8).padEnd(6, "0")
+  let count = 0
+  return () => `${prefix}${(++count).toString(36)}`
 }
 
 /** The texts of the actions of one type, as one text (each carries the marker). */
@@ -100,6 +113,7 @@ export async function startRuntime(deps: {
   const sessions = trackSessions({ host, store, config, agents, ...(findOrigin ? { findOrigin } : {}) })
   const { step, syncFromStore, resolveParent } = sessions
   const toolDeps: TodoCallDeps = { host, config, sessions }
+  const nextMark = commandMarks()
 
   function guard<A extends unknown[]>(name: string, fn: (...args: A) => Promise<void>) {
     return async (...args: A) => {
@@ -176,12 +190,16 @@ export async function startRuntime(deps: {
 
     async command(sessionID, text, options) {
       const s = sessions.get(sessionID)
-      let out: { report: CommandReport; list: TodoList } = { report: {}, list: s.list }
+      let out: CommandRun = { report: {}, list: s.list }
+      // The command's message carries the mark; its edit settles there, even with other commands under way.
+      const mark = options?.ownMessage === false ? undefined : nextMark()
       await sessions.inOrder(s, async () => {
         await syncFromStore(s)
         // The host runs the command before it commits a pending undo: the command sees the reverted list.
         const before = s.list
-        out = await runCommand({ store, directory, limits }, s.id, before, text, await sessions.editAnchor(s))
+        const at = await sessions.editAnchor(s)
+        const ran = await runCommand({ store, directory, limits }, s.id, before, text, at, mark)
+        out = mark === undefined ? ran : { ...ran, mark }
         const { report } = out
         // Without a message of its own (OpenCode 2) the change is told as a user edit; else it settles on
         // the command's message, which the host mints after this (rewind.ts).
@@ -193,7 +211,7 @@ export async function startRuntime(deps: {
                 ...(report.removedPhases ? { removedPhases: report.removedPhases } : {}),
               }
             : undefined
-        await sessions.commandRan(s, before, out.list, note)
+        await sessions.commandRan(s, before, out.list, note, mark)
       })
       return out
     },

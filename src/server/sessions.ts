@@ -83,13 +83,14 @@ export interface Sessions {
   /**
    * The /todo command left `after` in effect (it was `before`): the session takes it and the core hears of it.
    * `note`: the host mints no message for the command (OpenCode 2), so the change reaches the core as a user
-   * edit, told to the model on its next request.
+   * edit, told to the model on its next request. `mark`: the command's mark, which its message will carry.
    */
   commandRan(
     s: Tracked,
     before: TodoList,
     after: TodoList,
     note?: EditNote,
+    mark?: string,
   ): Promise<readonly SessionAction[]>
   /** Steps the session's stubs of stale results over the request's messages (core/model/stale.ts), and returns them. */
   stubs(s: Tracked, history: History): StubState
@@ -170,7 +171,7 @@ export function trackSessions(deps: {
   async function followRewind(s: Held, change: Extract<RewindAction, { type: "settle" }>): Promise<void> {
     const { value: stepped } = await update(s, (current) => {
       const history = historyOf(current)
-      const stepped = settleEdit(history, change.message, change.made)
+      const stepped = settleEdit(history, change.message, change.made, change.mark, limits)
       if (stepped.history === history) return { value: stepped }
       return { next: { ...current, list: stepped.list, history: stepped.history }, value: stepped }
     })
@@ -363,12 +364,12 @@ export function trackSessions(deps: {
     inOrder,
     step,
     update,
-    commandRan(s: Held, before, after, note) {
+    commandRan(s: Held, before, after, note, mark) {
       if (!sameList(s.list, after)) host.listChanged(s.id)
       s.list = after
       if (note !== undefined) return note.lines.length > 0 ? step(s, editedEvent(note)) : Promise.resolve([])
       // The host mints the command's own message after this hook: the edit settles on it (rewind.ts).
-      return step(s, { type: "command.ran", before, after })
+      return step(s, { type: "command.ran", before, after, ...(mark === undefined ? {} : { mark }) })
     },
     stubs(s: Held, history) {
       const stubs = stepStubs(s.state.stubs, history)

@@ -51,6 +51,7 @@ async function change(
   limits: Limits,
   compute: (list: TodoList) => Result<Replacement>,
   ops?: readonly Op[],
+  command?: string,
 ): Promise<EditOutcome> {
   const { snapshot, value: outcome } = await store.update(session, (current): Computed<EditOutcome> => {
     let history = historyOf(current)
@@ -74,15 +75,22 @@ async function change(
       ...(diff.removedPhases.length > 0 ? { removedPhases: diff.removedPhases } : {}),
     }
     const edits = notify === "record" ? [...current.edits, note] : current.edits
-    const anchor = at?.kind === "after" ? { after: at.message } : {}
-    const recorded = recordEdit(history, ops ? { ...anchor, ops } : anchor, list)
+    const anchor = {
+      ...(at?.kind === "after" ? { after: at.message } : {}),
+      ...(ops ? { ops } : {}),
+      ...(command === undefined ? {} : { command }),
+    }
+    const recorded = recordEdit(history, anchor, list)
     return { next: { ...current, list: recorded.list, history: recorded.history, edits }, value: outcome }
   })
   if (snapshot.busy) return { ok: false, error: LIST_BUSY, list: snapshot.list }
   return outcome ?? { ok: false, error: "The list could not be read.", list: snapshot.list }
 }
 
-/** Runs typed ops (from a /todo verb or a TUI action) against the list the user sees, recorded at `at`. */
+/**
+ * Runs typed ops (from a /todo verb or a TUI action) against the list the user sees, recorded at `at`;
+ * `command`: the mark of the /todo command that runs them (history.ts `settleEdit`).
+ */
 export function runUserOps(
   store: Store,
   session: string,
@@ -90,6 +98,7 @@ export function runUserOps(
   limits: Limits,
   notify: Notify,
   at?: EditAnchor,
+  command?: string,
 ): Promise<EditOutcome> {
   return change(
     store,
@@ -102,6 +111,7 @@ export function runUserOps(
       return result.ok ? ok({ list: result.list }) : fail(result.error)
     },
     ops,
+    command,
   )
 }
 
@@ -118,6 +128,16 @@ export function replaceFromMarkdown(
   notify: Notify,
   options: ImportOptions = {},
   at?: EditAnchor,
+  command?: string,
 ): Promise<EditOutcome> {
-  return change(store, session, notify, at, limits, () => importMarkdown(markdown, limits, options))
+  return change(
+    store,
+    session,
+    notify,
+    at,
+    limits,
+    () => importMarkdown(markdown, limits, options),
+    undefined,
+    command,
+  )
 }

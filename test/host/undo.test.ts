@@ -25,17 +25,27 @@ class Conversation {
   }
   /** A prompt the host commits a pending undo before; returns the text the plugin attached. */
   async prompt(text: string): Promise<string> {
-    const message = { id: this.id("msg"), sessionID: S, role: "user", agent: "build", model: MODEL }
+    return this.message([{ type: "text", text }])
+  }
+  /** A user message of `parts` (the host gives them ids); returns the text the plugin attached. */
+  async message(content: readonly unknown[], id = this.id("msg")): Promise<string> {
+    const message = { id, sessionID: S, role: "user", agent: "build", model: MODEL }
     this.lastUser = message.id
-    const parts = [{ id: this.id("prt"), sessionID: S, messageID: message.id, type: "text", text }]
+    const parts = content.map((p) => ({ ...(p as object), id: this.id("prt"), sessionID: S, messageID: id }))
     await this.h.hooks["chat.message"]!({ sessionID: S, agent: "build", model: MODEL }, {
       message,
       parts,
     } as never)
     return parts
-      .slice(1)
-      .map((p) => p.text)
+      .slice(content.length)
+      .map((p) => (p as { text?: string }).text)
       .join("\n")
+  }
+  /** `/todo <text>` as the host runs it: the command hook, then the command's own message from its parts. */
+  async command(text: string): Promise<string> {
+    const parts = await this.h.commandParts(S, text)
+    await this.message(parts)
+    return parts.map((p) => (p as { text?: string }).text ?? "").join("\n")
   }
   /** An assistant message with one todo call, announced first as the host does; returns the tool's output. */
   async call(args: unknown): Promise<{ message: string; output: string }> {
@@ -52,6 +62,38 @@ class Conversation {
       messageID: message,
     })) as unknown as { output: string }
     return { message, output: result.output }
+  }
+  /**
+   * One assistant message with a todo call per entry of `calls`, each in its own part, announced first; the
+   * host runs them in parallel and they finish in `order` (indexes into `calls`). Returns the message and parts.
+   */
+  async parallel(
+    calls: readonly unknown[],
+    order: readonly number[],
+  ): Promise<{ message: string; parts: string[] }> {
+    const message = this.id("msg")
+    const parts = calls.map(() => this.id("prt"))
+    await this.h.event("message.updated", {
+      info: { id: message, sessionID: S, role: "assistant", finish: "tool-calls" },
+    })
+    for (const partID of parts)
+      await this.h.event("message.part.updated", {
+        part: {
+          id: partID,
+          sessionID: S,
+          messageID: message,
+          type: "tool",
+          tool: "todo",
+          callID: `call_${partID}`,
+          state: { status: "running" },
+        },
+      })
+    for (const i of order)
+      await this.h.hooks.tool!.todo!.execute(calls[i] as never, {
+        ...this.h.ctx(S, `call_${parts[i]}`),
+        messageID: message,
+      })
+    return { message, parts }
   }
   revert(messageID: string, partID?: string): Promise<void> {
     return this.h.event("session.updated", {
@@ -146,9 +188,8 @@ describe("undo and redo", () => {
     const turns = await planDoneDone(c)
     await c.revert(turns[2]!)
     // The host runs the command hook first, then commits the undo for the command's own message.
-    const reply = await c.h.command(S, 'rm "Ship it"')
+    const reply = await c.command('rm "Ship it"')
     expect(reply).toContain('removed "Ship it"')
-    await c.prompt("/todo rm")
     await c.removals([turns[2]!])
     const list = await stored(c.h)
     expect(list[0]!.tasks.map((t) => `${t.text}:${t.status}`)).toEqual([
@@ -259,8 +300,7 @@ describe("a /todo command's edit belongs to the command's own message", () => {
   it("an undo at the command's message takes its edit back, a redo brings it again, a fork there starts without it", async () => {
     const c = await started()
     await planDoneDone(c)
-    expect(await c.h.command(S, 'rm "Ship it"')).toContain('removed "Ship it"')
-    await c.prompt("/todo rm")
+    expect(await c.command('rm "Ship it"')).toContain('removed "Ship it"')
     const command = c.lastUser
     expect(texts(await stored(c.h))).not.toContain("Ship it")
     // A fork at the command's message reads the history strictly before it.
@@ -276,8 +316,7 @@ describe("a /todo command's edit belongs to the command's own message", () => {
     const c = await started()
     const turns = await planDoneDone(c)
     await c.revert(turns[2]!)
-    await c.h.command(S, 'rm "Ship it"')
-    await c.prompt("/todo rm")
+    await c.command('rm "Ship it"')
     const command = c.lastUser
     await c.removals([turns[2]!])
     expect(texts(await stored(c.h))).toEqual(["Write parser", "Test parser"])
@@ -288,6 +327,54 @@ describe("a /todo command's edit belongs to the command's own message", () => {
       "Test parser:in_progress",
       "Ship it:pending",
     ])
+  })
+
+  it("two commands at once: each edit settles on its own message, whichever message comes first", async () => {
+    for (const order of [
+      [0, 1],
+      [1, 0],
+    ]) {
+      const c = await started()
+      await planDoneDone(c)
+      // Both hooks run before the host mints either command's message; the host mints them in `order`.
+      const hooks = await Promise.all([
+        c.h.commandParts(S, 'rm "Ship it"'),
+        c.h.commandParts(S, "append Write docs"),
+      ])
+      const ids = [c.id("msg"), c.id("msg")]
+      for (const i of order) await c.message(hooks[i]!, ids[order.indexOf(i)])
+      const own = (i: number) => ids[order.indexOf(i)]!
+      const both = ["Write parser", "Test parser", "Write docs"]
+      expect(texts(await stored(c.h))).toEqual(both)
+      const rmFirst = order[0] === 0
+      // Undo at the rm's message: the rm is taken back; the append stays only when its message comes first.
+      await c.revert(own(0))
+      expect(texts(await stored(c.h))).toEqual(
+        rmFirst
+          ? ["Write parser", "Test parser", "Ship it"]
+          : // The append, made on the list without "Ship it", is made again on the list with it, by task.
+            ["Write parser", "Test parser", "Write docs", "Ship it"],
+      )
+      // Undo at the append's message: the append is taken back; the rm stays only when its message comes first.
+      await c.revert(own(1))
+      expect(texts(await stored(c.h))).toEqual(
+        rmFirst ? ["Write parser", "Test parser"] : ["Write parser", "Test parser", "Ship it"],
+      )
+      await c.unrevert()
+      expect(texts(await stored(c.h))).toEqual(both)
+      expect(c.h.logs).toEqual([])
+    }
+  })
+
+  it("a prompt sent while a command waits for its message takes no command's edit", async () => {
+    const c = await started()
+    await planDoneDone(c)
+    const parts = await c.h.commandParts(S, 'rm "Ship it"')
+    await c.prompt("Meanwhile, a question")
+    await c.message(parts)
+    // The undo at the command's message keeps the prompt before it, and takes the command's edit back.
+    await c.revert(c.lastUser)
+    expect(texts(await stored(c.h))).toContain("Ship it")
   })
 
   it("a command that changed nothing moves no earlier edit", async () => {
@@ -303,10 +390,89 @@ describe("a /todo command's edit belongs to the command's own message", () => {
       "none",
       at,
     )
-    await c.h.command(S, "")
-    await c.prompt("/todo")
+    await c.command("")
     await c.revert(c.lastUser)
     expect(texts(await stored(c.h))).not.toContain("Ship it")
+  })
+})
+
+describe("parallel todo calls in one reply stay at their own parts", () => {
+  const statuses = (list: Awaited<ReturnType<typeof stored>>) =>
+    list.flatMap((p) => p.tasks.map((t) => `${t.text}:${t.status}`))
+
+  it("the later part's call finishes first: an undo at the later part keeps the earlier call", async () => {
+    const c = await started()
+    await c.prompt("Plan")
+    await c.call(PLAN)
+    await c.prompt("Two at once")
+    const done = { op: "done", task: "Write parser" }
+    const block = { op: "block", task: "Ship it", reason: "needs a token" }
+    const { message, parts } = await c.parallel([done, block], [1, 0])
+    expect(statuses(await stored(c.h))).toEqual([
+      "Write parser:completed",
+      "Test parser:in_progress",
+      "Ship it:blocked",
+    ])
+    // The host keeps the first part (and its result): its call stands; the second is undone.
+    await c.revert(message, parts[1])
+    expect(statuses(await stored(c.h))).toEqual([
+      "Write parser:completed",
+      "Test parser:in_progress",
+      "Ship it:pending",
+    ])
+    await c.revert(message, parts[0])
+    expect(statuses(await stored(c.h))).toEqual([
+      "Write parser:in_progress",
+      "Test parser:pending",
+      "Ship it:pending",
+    ])
+    await c.unrevert()
+    expect(statuses(await stored(c.h))).toEqual([
+      "Write parser:completed",
+      "Test parser:in_progress",
+      "Ship it:blocked",
+    ])
+    // A fork at the second part starts with the first call only.
+    const history = historyOf(await c.h.store.read(S))
+    expect(statuses(listAt(history, { message, part: parts[1]! }).list)).toEqual([
+      "Write parser:completed",
+      "Test parser:in_progress",
+      "Ship it:pending",
+    ])
+    expect(c.h.logs).toEqual([])
+  })
+
+  it("three calls finishing last to first: each undo point keeps exactly the calls before it", async () => {
+    const c = await started()
+    await c.prompt("Plan")
+    await c.call(PLAN)
+    await c.prompt("Three at once")
+    const calls = [
+      { op: "done", task: "Write parser" },
+      { op: "append", phase: "Build", items: ["Write docs"] },
+      { op: "block", task: "Ship it", reason: "needs a token" },
+    ]
+    const { message, parts } = await c.parallel(calls, [2, 1, 0])
+    await c.revert(message, parts[2])
+    expect(statuses(await stored(c.h))).toEqual([
+      "Write parser:completed",
+      "Test parser:in_progress",
+      "Ship it:pending",
+      "Write docs:pending",
+    ])
+    await c.revert(message, parts[1])
+    expect(statuses(await stored(c.h))).toEqual([
+      "Write parser:completed",
+      "Test parser:in_progress",
+      "Ship it:pending",
+    ])
+    await c.unrevert()
+    expect(statuses(await stored(c.h))).toEqual([
+      "Write parser:completed",
+      "Test parser:in_progress",
+      "Ship it:blocked",
+      "Write docs:pending",
+    ])
   })
 })
 

@@ -12,10 +12,12 @@ import {
   historyFrom,
   type ListHistory,
   listAt,
+  listFingerprint,
   recordCall,
   recordEdit,
   revert,
   revertPoint,
+  settleEdit,
   stateAtCall,
   unrevert,
 } from "../../src/core/history/history.ts"
@@ -226,6 +228,76 @@ describe("undo, redo, commit", () => {
   })
 })
 
+describe("changes anchored out of the order they were made", () => {
+  const texts = (list: TodoList) => list.flatMap((p) => p.tasks.map((t) => `${t.text}:${t.status}`))
+  const dropRelease: Op = { op: "drop", target: { kind: "task", text: "Release" } }
+
+  it("parallel calls finishing last part first: each part has the calls before it, the newest list is exact", () => {
+    let h = historyFrom(PLAN)
+    const second = run(PLAN, dropRelease)
+    h = recordCall(h, { message: "m1", part: "p2", callID: "c2" }, second).history
+    const both = run(second, done("Write parser"))
+    const step = recordCall(h, { message: "m1", part: "p1", callID: "c1" }, both)
+    expect([step.list, step.warning]).toEqual([both, undefined])
+    expect(listAt(step.history, { message: "m1", part: "p1" }).list).toEqual(PLAN)
+    expect(texts(listAt(step.history, { message: "m1", part: "p2" }).list)).toEqual(
+      texts(run(PLAN, done("Write parser"))),
+    )
+    // Forks find each call by its id, at its own part.
+    expect(stateAtCall(step.history, ["c1"])?.point).toEqual({ message: "m1", part: "p1" })
+    // The stored form reads back in position order.
+    const read = decodeHistory(JSON.parse(JSON.stringify(encodeHistory(step.history))), both)
+    expect(read.warning).toBeUndefined()
+    expect(listAt(read.history, { message: "m1", part: "p2" }).list).toEqual(
+      listAt(step.history, { message: "m1", part: "p2" }).list,
+    )
+  })
+
+  it("a call after a user edit anchored after its message stays after the edit (made before the call's part)", () => {
+    let h = historyFrom(PLAN)
+    const edited = run(PLAN, dropRelease)
+    h = recordEdit(h, { after: "m1" }, edited).history
+    const called = run(edited, done("Write parser"))
+    h = recordCall(h, { message: "m1", part: "p1", callID: "c1" }, called).history
+    expect(listAt(h, { message: "m1", part: "p1" }).list).toEqual(PLAN)
+    expect(listAt(h, { message: "m2" }).list).toEqual(called)
+  })
+
+  it("two commands' edits settle on the messages with their marks, whichever comes first", () => {
+    for (const [first, second] of [
+      ["u1", "u2"],
+      ["u2", "u1"],
+    ] as const) {
+      let h = historyFrom(PLAN)
+      const dropped = run(PLAN, dropRelease)
+      h = recordEdit(h, { after: "m0", command: "a1" }, dropped).history
+      const both = run(dropped, done("Write parser"))
+      h = recordEdit(h, { after: "m0", command: "a2" }, both).history
+      // The second command's message is `second`, the first's `first`; the second's arrives first.
+      h = settleEdit(h, second, listFingerprint(both), "a2").history
+      h = settleEdit(h, first, listFingerprint(dropped), "a1").history
+      expect(currentList(h)).toEqual(both)
+      expect(listAt(h, { message: first }).list).toEqual(
+        first === "u1" ? PLAN : run(PLAN, done("Write parser")),
+      )
+      expect(texts(listAt(h, { message: second }).list)).toEqual(texts(second === "u2" ? dropped : PLAN))
+      expect(listAt(h, { message: "u3" }).list).toEqual(both)
+      // No mark is left behind: every entry is a plain user edit or the plan.
+      expect([...walk(h.spans.at(-1)!)].map(({ entry }) => entry[2])).toEqual(["", ""])
+    }
+  })
+
+  it("a mark it cannot find settles nothing; a bad mark is not kept, and the newest edit settles as unmarked", () => {
+    const dropped = run(PLAN, dropRelease)
+    const marked = recordEdit(historyFrom(PLAN), { after: "m0", command: "a1" }, dropped).history
+    expect(settleEdit(marked, "u1", listFingerprint(PLAN), "other").history).toBe(marked)
+    const bad = recordEdit(historyFrom(PLAN), { after: "m0", command: "bad mark!" }, dropped).history
+    expect([...walk(bad.spans.at(-1)!)].map(({ entry }) => entry[2])).toEqual([""])
+    const settled = settleEdit(bad, "u1", listFingerprint(dropped), "other").history
+    expect(listAt(settled, { message: "u1" }).list).toEqual(PLAN)
+  })
+})
+
 describe("input out of order or malformed: a consistent list and a warning", () => {
   it("a revert without a message id changes nothing", () => {
     const { h, lists } = session()
@@ -288,6 +360,7 @@ describe("input out of order or malformed: a consistent list and a warning", () 
           () => revert(h, point as never),
           () => unrevert(h),
           () => commit(h, point as never),
+          () => settleEdit(h, point as never, list as never, point as never),
         ])
           expect(step).not.toThrow()
         expect(() => listAt(h, point as never)).not.toThrow()

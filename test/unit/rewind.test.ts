@@ -3,6 +3,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
+  COMMANDS_MAX,
   comparePoints,
   editAnchor,
   INITIAL_REWIND,
@@ -207,17 +208,49 @@ describe("a /todo command's edit settles on the command's own message", () => {
       { type: "commit", point: { message: "m1" } },
       { type: "settle", message: "m4", made: "f1" },
     ])
-    expect(facts.command).toBeNull()
+    expect(facts.commands).toEqual([])
   })
 
-  it("a command that changed nothing settles nothing, and a later command replaces an earlier one", () => {
+  it("a command that changed nothing settles nothing; without marks, commands settle in the order they ran", () => {
     expect(run([{ type: "command", made: null }, msg("m1", true)]).actions).toEqual([])
-    const { actions } = run([
+    const { actions, facts } = run([
       { type: "command", made: "f1" },
       { type: "command", made: "f2" },
       msg("m1", true),
+      msg("m2", true),
     ])
-    expect(actions).toEqual([{ type: "settle", message: "m1", made: "f2" }])
+    expect(actions).toEqual([
+      { type: "settle", message: "m1", made: "f1" },
+      { type: "settle", message: "m2", made: "f2" },
+    ])
+    expect(facts.commands).toEqual([])
+  })
+
+  it("two commands at once: each settles on the message that carries its mark, in whatever order they come", () => {
+    const { actions, facts } = run([
+      { type: "command", made: "f1", mark: "a" },
+      { type: "command", made: null, mark: "b" },
+      { type: "command", made: "f3", mark: "c" },
+      { type: "message", user: true, messageID: "m2", command: "c" },
+      // A prompt of the user's own (no mark) takes no command's edit; the command that changed nothing, none.
+      { type: "message", user: true, messageID: "m4" },
+      { type: "message", user: true, messageID: "m3", command: "b" },
+      { type: "message", user: true, messageID: "m1", command: "a" },
+    ])
+    expect(actions).toEqual([
+      { type: "settle", message: "m2", made: "f3", mark: "c" },
+      { type: "settle", message: "m1", made: "f1", mark: "a" },
+    ])
+    expect(facts.commands).toEqual([])
+  })
+
+  it("waiting commands are bounded", () => {
+    const many = Array.from({ length: COMMANDS_MAX + 3 }, (_, i) => ({
+      type: "command" as const,
+      made: `f${i}`,
+      mark: `k${i}`,
+    }))
+    expect(run(many).facts.commands.length).toBe(COMMANDS_MAX)
   })
 
   it("a user message without an id ends the wait without a settle", () => {
@@ -226,6 +259,6 @@ describe("a /todo command's edit settles on the command's own message", () => {
       { type: "message", user: true },
     ])
     expect(actions).toEqual([])
-    expect(facts.command).toBeNull()
+    expect(facts.commands).toEqual([])
   })
 })

@@ -22,10 +22,16 @@
  * Anchors: a change made while reverted is anchored at the revert point; otherwise after the newest message
  * this session has seen (undefined when none was seen in this process: the server asks the host).
  * A /todo command is the exception: the host runs its hook before it mints the command's own message, and
- * that message belongs to the command. Its edit is recorded at once and settled on the next user message,
- * the command's (history.ts `settleEdit`), after any commit that message makes.
+ * that message belongs to the command. Its edit is recorded at once, with a mark the hook also writes into the
+ * command's part; the user message that carries the mark is the command's, and the edit settles there
+ * (history.ts `settleEdit`), after any commit that message makes. Several commands may wait at once (two
+ * `POST /command` together): each settles on the message with its own mark, whatever order they come in,
+ * and a message with no mark (a prompt, a reminder) takes no marked command's edit. A command the adapter
+ * gave no mark is settled by the next user message with no mark, oldest first (the order the hooks ran in):
+ * nothing else would tell two such commands apart, or a command's message from a prompt.
  * Ids are compared as strings: the host mints message and part ids in ascending order.
- * The facts are plain data, bounded: three points, two ids, and at most TODO_PARTS_MAX tool parts.
+ * The facts are plain data, bounded: three points, two ids, at most TODO_PARTS_MAX tool parts and
+ * COMMANDS_MAX waiting commands.
  */
 
 import type { Point } from "./history.ts"
@@ -48,26 +54,42 @@ export interface RewindFacts {
   readonly newest: string | null
   /** The latest todo tool parts announced, newest last. */
   readonly todoParts: readonly TodoPart[]
-  /** A /todo command changed the list and its message is not yet known: the list it left (a fingerprint). */
-  readonly command: string | null
+  /** /todo commands that changed the list and whose messages are not yet known, oldest first. */
+  readonly commands: readonly WaitingCommand[]
+}
+
+/**
+ * A /todo command waiting for its message: its mark (if the hook gave one) and the list it left (a fingerprint;
+ * null when it changed nothing: its message then settles nothing, and takes no other command's edit).
+ */
+export interface WaitingCommand {
+  readonly mark?: string
+  readonly made: string | null
 }
 
 export const TODO_PARTS_MAX = 16
+export const COMMANDS_MAX = 8
 
 export type RewindEvent =
   | { readonly type: "revert"; readonly point: Point | null }
   | { readonly type: "removed"; readonly point: Point }
-  | { readonly type: "message"; readonly messageID?: string; readonly user: boolean }
+  /** `command`: the mark a /todo command's part in the message carries. */
+  | {
+      readonly type: "message"
+      readonly messageID?: string
+      readonly user: boolean
+      readonly command?: string
+    }
   | ({ readonly type: "todo.part" } & TodoPart)
-  /** A /todo command ran; `made` fingerprints the list it left, null when it changed nothing. */
-  | { readonly type: "command"; readonly made: string | null }
+  /** A /todo command ran; `made` fingerprints the list it left, null when it changed nothing; `mark` its mark. */
+  | { readonly type: "command"; readonly made: string | null; readonly mark?: string }
 
 export type RewindAction =
   | { readonly type: "revert"; readonly point: Point }
   | { readonly type: "unrevert" }
   | { readonly type: "commit"; readonly point: Point }
-  /** The command's edit that left `made` belongs to `message`, the command's own. */
-  | { readonly type: "settle"; readonly message: string; readonly made: string }
+  /** The command's edit (marked `mark`, else the one that left `made`) belongs to `message`, the command's own. */
+  | { readonly type: "settle"; readonly message: string; readonly made: string; readonly mark?: string }
 
 export interface RewindStep {
   readonly facts: RewindFacts
@@ -80,7 +102,7 @@ export const INITIAL_REWIND: RewindFacts = Object.freeze({
   committed: null,
   newest: null,
   todoParts: Object.freeze([]) as readonly TodoPart[],
-  command: null,
+  commands: Object.freeze([]) as readonly WaitingCommand[],
 })
 
 const NONE: readonly RewindAction[] = Object.freeze([])
@@ -148,12 +170,17 @@ export function stepRewind(facts: RewindFacts, event: RewindEvent): RewindStep {
       let step: RewindStep =
         event.user && facts.revert !== null ? commit(facts, facts.revert) : { facts, actions: NONE }
       const id = event.messageID
-      // The first user message after a /todo command is the command's own: its edit settles there.
-      if (event.user && step.facts.command !== null) {
-        const made = step.facts.command
+      // The user message that carries a waiting command's mark is that command's own: its edit settles there.
+      const waiting = step.facts.commands
+      const index = event.user ? waiting.findIndex((c) => c.mark === event.command) : -1
+      if (index >= 0) {
+        const { made, mark } = waiting[index]!
         const settle: readonly RewindAction[] =
-          id === undefined ? [] : [{ type: "settle", message: id, made }]
-        step = { facts: { ...step.facts, command: null }, actions: [...step.actions, ...settle] }
+          id === undefined || made === null
+            ? []
+            : [{ type: "settle", message: id, made, ...(mark === undefined ? {} : { mark }) }]
+        const commands = waiting.filter((_, i) => i !== index)
+        step = { facts: { ...step.facts, commands }, actions: [...step.actions, ...settle] }
       }
       if (id === undefined || (step.facts.newest !== null && step.facts.newest >= id)) return step
       return { ...step, facts: { ...step.facts, newest: id } }
@@ -166,9 +193,15 @@ export function stepRewind(facts: RewindFacts, event: RewindEvent): RewindStep {
         actions: NONE,
       }
     }
-    case "command":
-      return facts.command === event.made
-        ? { facts, actions: NONE }
-        : { facts: { ...facts, command: event.made }, actions: NONE }
+    case "command": {
+      const waiting: WaitingCommand = {
+        made: event.made,
+        ...(event.mark === undefined ? {} : { mark: event.mark }),
+      }
+      return {
+        facts: { ...facts, commands: [...facts.commands, waiting].slice(-COMMANDS_MAX) },
+        actions: NONE,
+      }
+    }
   }
 }

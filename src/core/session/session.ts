@@ -127,8 +127,13 @@ export type HostEvent =
       readonly after: TodoList
       readonly dropped: number
     }
-  /** A /todo command ran on the server: the list before and after it (its message comes next). */
-  | { readonly type: "command.ran"; readonly before: TodoList; readonly after: TodoList }
+  /** A /todo command ran on the server: the list before and after it, and its mark (its message comes next). */
+  | {
+      readonly type: "command.ran"
+      readonly before: TodoList
+      readonly after: TodoList
+      readonly mark?: string
+    }
   /** The host announced the part that holds a todo call. */
   | {
       readonly type: "todo.part"
@@ -158,6 +163,8 @@ export type HostEvent =
       /** The prompt's `tools` map, when it had one. */
       readonly tools?: Readonly<Record<string, boolean>>
       readonly messageID?: string
+      /** The mark of the /todo command whose part the message carries (the command's own message). */
+      readonly command?: string
     }
   | { readonly type: "model.request" }
   | { readonly type: "compacting" }
@@ -295,7 +302,12 @@ function rewindEvent(event: HostEvent): RewindEvent | undefined {
             : { message: event.messageID, part: event.partID },
       }
     case "user.message":
-      return { type: "message", user: true, ...(event.messageID ? { messageID: event.messageID } : {}) }
+      return {
+        type: "message",
+        user: true,
+        ...(event.messageID ? { messageID: event.messageID } : {}),
+        ...(event.command === undefined ? {} : { command: event.command }),
+      }
     case "assistant.updated":
     case "message.seen":
       return { type: "message", user: false, messageID: event.messageID }
@@ -305,6 +317,7 @@ function rewindEvent(event: HostEvent): RewindEvent | undefined {
       return {
         type: "command",
         made: sameList(event.before, event.after) ? null : listFingerprint(event.after),
+        ...(event.mark === undefined ? {} : { mark: event.mark }),
       }
     default:
       return undefined
