@@ -12,6 +12,7 @@ import { startMockModel, textOf } from "./lib/mock-model.mjs"
 import { proveSteering } from "./lib/prompt-steering.mjs"
 import { createReport } from "./lib/report.mjs"
 import { decide, PLAN, scenarioOf, TASKS } from "./lib/scenarios.mjs"
+import { anchorScenarios, proveAnchors } from "./lib/smoke-anchor.mjs"
 import { proveCorrupt } from "./lib/smoke-corrupt.mjs"
 import { proveHostFacts } from "./lib/smoke-facts.mjs"
 import { forkScenarios, proveFork, proveImport } from "./lib/smoke-fork.mjs"
@@ -40,7 +41,10 @@ if (!existsSync(SERVER_ENTRY)) {
 const model = await startMockModel({
   decide: (body, info) => {
     const keyword = scenarioOf(body)
-    const own = info.kind === "main" ? (speakingScenarios[keyword] ?? forkScenarios[keyword]) : undefined
+    const own =
+      info.kind === "main"
+        ? (speakingScenarios[keyword] ?? forkScenarios[keyword] ?? anchorScenarios[keyword])
+        : undefined
     return own ? own(info) : decide(body, info)
   },
 })
@@ -304,6 +308,10 @@ try {
   const kit = await loadKit()
   const undo = await proveUndo({ host, model, kit, check })
   console.log(`   undo and redo took ${undo.seconds.toFixed(1)}s`)
+
+  // 10c. Two /todo commands at once, and parallel todo calls finishing out of order, stay where they happened.
+  console.log("10c. anchors under concurrency")
+  await proveAnchors({ host, check, need })
 
   // 7. Compaction keeps the list; the list reaches the model once after it.
   console.log("7. compaction")
