@@ -210,11 +210,11 @@ try {
   )
 
   // The toast follows the store's confirmation, a moment after the sidebar.
-  const toasted = await tui.waitFor(/"Wire the sidebar": pending -> done/, { timeoutMs: 10_000 })
+  const toasted = await tui.waitFor(/"Wire the sidebar": pending → done/, { timeoutMs: 10_000 })
   check(
     "the Done toast says the change once",
     !/Marked "Wire the sidebar"/.test(screenText(toasted)),
-    (screenText(toasted).match(/"Wire the sidebar": pending -> done/) ?? [""])[0],
+    (screenText(toasted).match(/"Wire the sidebar": pending → done/) ?? [""])[0],
   )
 
   // 3. At 100 columns the sidebar is gone and the compact line shows the progress; Block with a reason
@@ -419,7 +419,7 @@ try {
   )
   const typedBefore = model.requests.length
   const typedVerb = await typeTodo("done Ship the package", { started: true })
-  const typedToast = await tui.waitFor(/"Ship the package": blocked -> done/, { timeoutMs: 15_000 })
+  const typedToast = await tui.waitFor(/"Ship the package": blocked → done/, { timeoutMs: 15_000 })
   const viaTui = await tui.waitFor(blockHas(/5\/6 done/), { timeoutMs: 15_000 })
   const typedSeen = Date.now() - typedVerb
   shot("8-typed-verb", typedToast)
@@ -442,7 +442,7 @@ try {
   check(
     "the typed verb queued its note for the model",
     (storedRecord()?.edits ?? []).some((e) =>
-      e.lines?.some((l) => l.includes('"Ship the package": blocked -> done')),
+      e.lines?.some((l) => l.includes('"Ship the package": blocked → done')),
     ),
     JSON.stringify(storedRecord()?.edits?.map((e) => e.lines)),
   )
@@ -453,7 +453,7 @@ try {
   await tui.waitFor((s) => !/esc interrupt/.test(s.text.join("\n")), { timeoutMs: 120_000 })
   const noteRequests = model.mainRequests().slice(noteBefore)
   const told = noteRequests.map(
-    (r) => (JSON.stringify(r.body.messages).match(/Ship the package\\": blocked -> done/g) ?? []).length,
+    (r) => (JSON.stringify(r.body.messages).match(/Ship the package\\": blocked → done/g) ?? []).length,
   )
   check(
     "the model is told of the typed change once, on its next request",

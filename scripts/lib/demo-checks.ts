@@ -3,7 +3,8 @@
 // test/unit/demo-story.test.ts on the story of a session stepped through the core.
 
 import { STATUS_BOXES, STATUS_GLYPHS } from "../../src/core/list/words.ts"
-import { INDENT, LABELS } from "./demo-story.ts"
+import { displayWidth } from "../../src/core/view/sidebar.ts"
+import { COLUMNS, INDENT, LABELS } from "./demo-story.ts"
 
 /** The steps of the story, in the order they must first appear. */
 export const STEPS = [
@@ -20,7 +21,8 @@ export const STEPS = [
 /**
  * What is wrong with a printed story (plain text), as sentences; empty when nothing is. Checks the
  * steps appear in order, no step prints the list twice (the same task as a list row, or the same phase
- * heading, twice between two step labels), and no two sidebar frames in a row are the same.
+ * heading, twice between two step labels), no line is wider than 80 columns, and no two sidebar frames
+ * in a row are the same.
  */
 export function storyProblems(text: string, tasks: readonly string[], phases: readonly string[]): string[] {
   const problems: string[] = []
@@ -52,12 +54,15 @@ export function storyProblems(text: string, tasks: readonly string[], phases: re
     }
     for (const phase of phases) {
       const rows = block.filter((line) =>
-        new RegExp(`(^|│ )\\s*"?${escapeRegExp(phase)}"? \\(?\\d+/\\d+`).test(line.trim()),
+        new RegExp(`(^|│ )\\s*"?${escapeRegExp(phase)}"? \\(?(\\d+/\\d+|dropped)`).test(line.trim()),
       )
       if (rows.length > 1)
         problems.push(`"${head}" prints the list twice (phase "${phase}" ${rows.length} times)`)
     }
   }
+  const wide = lines.filter((line) => displayWidth(line) > COLUMNS)
+  if (wide.length > 0)
+    problems.push(`${wide.length} lines are wider than ${COLUMNS} columns, e.g. "${wide[0]!.trim()}"`)
   const frames = framesOf(lines)
   for (let i = 1; i < frames.length; i++)
     if (frames[i] === frames[i - 1]) problems.push(`sidebar frame ${i + 1} is the same as the one before it`)

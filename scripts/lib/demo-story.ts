@@ -181,7 +181,7 @@ export function withoutList(text: string, list: TodoList | undefined): string {
   // Phase lines as the model reads them: the quoted name, then its count.
   const phases = new Set((list ?? []).map((p) => quote(p.name)))
   const isListLine = (line: string): boolean => {
-    const heading = /^(.*) \(\d+\/\d+\)$/.exec(line)
+    const heading = /^(.*) \((?:\d+\/\d+|dropped)\)$/.exec(line)
     if (heading && phases.has(heading[1]!)) return true
     const box = line.trimStart().slice(0, 3)
     return line.startsWith("  ") && BOXES.has(box)
@@ -193,7 +193,31 @@ export function withoutList(text: string, list: TodoList | undefined): string {
   }
   return out.join("\n")
 }
-export const PLACEHOLDER = "‹the list, as in the sidebar›"
+export const PLACEHOLDER = "‹the whole list as text: the phases and tasks the sidebar shows›"
+
+/** The widest line the demo prints: a terminal of 80 columns shows every line whole. */
+export const COLUMNS = 80
+
+/**
+ * A line cut at spaces into lines of at most `COLUMNS` columns; the continuation lines keep its indent
+ * plus two. A word longer than a line stays whole (a path, a URL).
+ */
+export function wrapLine(line: string, columns = COLUMNS): string[] {
+  if (displayWidth(line) <= columns) return [line]
+  const indent = /^ */.exec(line)![0]
+  const words = line.slice(indent.length).split(" ")
+  const out: string[] = []
+  let current = indent
+  for (const word of words) {
+    const sep = current.trim() === "" ? "" : " "
+    if (current.trim() !== "" && displayWidth(current + sep + word) > columns) {
+      out.push(current)
+      current = `${indent}  ${word}`
+    } else current += sep + word
+  }
+  out.push(current)
+  return out
+}
 
 /** The marker legend, printed once before the first sidebar: the sidebar's glyph and the model's box for each status. */
 export function legendLines(): string[] {
@@ -201,10 +225,10 @@ export function legendLines(): string[] {
   const entries = order.map((s) => `${STATUS_GLYPHS[s]} ${STATUS_WORDS[s]}`)
   const boxes = order.map((s) => STATUS_BOXES[s]).join(" ")
   return [
-    `${BODY}The sidebar below is what you see in OpenCode's TUI: ${entries.join(", ")}.`,
-    `${BODY}A phase row counts its closed tasks; closed tasks leave the sidebar. The model reads the same`,
-    `${BODY}statuses as ${boxes} in its tool results.`,
-  ]
+    `${BODY}The sidebar below is what you see in OpenCode's TUI. Its markers:`,
+    `${BODY}${entries.join(", ")}; the model reads them as ${boxes}.`,
+    `${BODY}"1/4 done" counts done tasks out of those not dropped; dropped tasks are named apart ("· 1 dropped"). Finished tasks leave the sidebar; their phase row keeps the count.`,
+  ].flatMap((line) => wrapLine(line))
 }
 
 /** The sidebar as the TUI draws it (core rendering, default rows and width), in a box titled "Todo". */
@@ -275,9 +299,10 @@ export function tell(
     case "user-edit":
       list = item.list
       lines.push(`${INDENT}${LABELS.edit} ${q(item.task)} → ${printable(item.action)}`)
-      lines.push(`${BODY}toast: ${printable(item.toast).split("\n").join(" · ")}`)
       lines.push(
-        `${BODY}(the demo runs the dialog's own step on the stored list; the server tells the model once)`,
+        ...printable(item.toast)
+          .split("\n")
+          .map((line, i) => `${BODY}${i === 0 ? "toast: " : "       "}${line}`),
       )
       break
     case "notice":
@@ -285,6 +310,7 @@ export function tell(
       lines.push(...indented(withoutList(withoutMarker(item.text), state.list), BODY))
       break
   }
+  lines.splice(0, lines.length, ...lines.flatMap((line) => wrapLine(line)))
   if (list === undefined || list.length === 0) return { state, lines }
   const plain = frameLines(list).join("\n")
   if (plain === state.frame) return { state: { ...state, list }, lines }
@@ -325,10 +351,11 @@ export function closingLines(figures: Figures): string[] {
     )
   lines.push(
     "",
-    `${LABELS.next} npm run install-plugin   (lists this plugin in your OpenCode config; see Install in`,
-    `${INDENT}the README), then restart OpenCode: your sessions get the todo tool, /todo and the sidebar.`,
+    `${LABELS.next} npm run install-plugin`,
+    `${INDENT}It lists this plugin in your OpenCode config (see Install in the README); restart`,
+    `${INDENT}OpenCode and your sessions get the todo tool, /todo and the sidebar.`,
   )
-  return lines
+  return lines.flatMap((line) => wrapLine(line))
 }
 
 /** The plain-text form of printed lines: ANSI colours removed. */

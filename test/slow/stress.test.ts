@@ -178,7 +178,7 @@ describe("a session of 10,000 messages", () => {
     )
     expect(edit.ok).toBe(true)
     const notice = await transform()
-    expect(notice).toContain('"Read the tokenizer": in progress -> done')
+    expect(notice).toContain('"Read the tokenizer": in progress → done')
     expect(await transform()).toBe("")
     expect(h.logs).toEqual([])
     console.log(

@@ -19,9 +19,11 @@ describe("compactLine", () => {
   it("falls back to the next pending task, then a blocked one, then all done", () => {
     expect(compactLine([phase("P", task("a", "completed"), task("b"))], 80)).toBe("○ b · 1/2")
     expect(compactLine([phase("P", task("a", "blocked"), task("b", "abandoned"))], 80)).toBe(
-      "⊘ a · 1/2, 1 blocked",
+      "⊘ a · 0/1, 1 blocked · 1 dropped",
     )
-    expect(compactLine([phase("P", task("a", "completed"), task("b", "abandoned"))], 80)).toBe("✓ 2/2 done")
+    expect(compactLine([phase("P", task("a", "completed"), task("b", "abandoned"))], 80)).toBe(
+      "✓ 1/1 done · 1 dropped",
+    )
   })
 
   it("shows nothing for an empty list or a list of empty phases", () => {
@@ -64,13 +66,16 @@ describe("compactLine", () => {
         const l: TodoList = raw.map((p) => phase(p.name, ...p.tasks.map((t) => task(t.text, t.status))))
         const out = compactLine(l, width)
         const total = l.reduce((n, p) => n + p.tasks.length, 0)
+        const dropped = l.reduce((n, p) => n + p.tasks.filter((t) => t.status === "abandoned").length, 0)
         if (total === 0) {
           expect(out).toBeUndefined()
           return
         }
         expect(out).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/)
         expect(displayWidth(out!)).toBeLessThanOrEqual(width)
-        expect(out).toMatch(new RegExp(`(\\d+/${total}(, \\d+ blocked)?|done|…)$`))
+        // The count leaves the dropped tasks out and names them apart (words.ts's one rule).
+        const apart = dropped > 0 ? ` · ${dropped} dropped` : ""
+        expect(out).toMatch(new RegExp(`(\\d+/${total - dropped}( done)?(, \\d+ blocked)?${apart}|…)$`))
       }),
     )
   })

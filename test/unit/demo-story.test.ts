@@ -125,7 +125,9 @@ describe("the demo's story", () => {
   it("shows the user's drop, its toast, and the notice the model gets for it", async () => {
     const text = await fullStory()
     expect(text).toContain(`${LABELS.edit} "${DEMO_USER_DROPS}" → Drop`)
-    expect(text).toMatch(/toast: .*Update the changelog.*dropped.*Now 2\/5 done\./)
+    expect(text).toMatch(/toast: "Update the changelog": pending → dropped\n\s+Now 1\/4 done · 1 dropped\./)
+    // The last frame: all the work that stayed is done, the dropped task apart.
+    expect(framesOf(text.split("\n")).at(-1)).toMatch(/^│ 4\/4 done · 1 dropped +│\n/)
     const notice = text.slice(text.indexOf(LABELS.notice))
     expect(notice).toContain("The user changed the todo list")
     expect(notice.split("\n").filter((l) => l.includes(DEMO_USER_DROPS)).length).toBe(1)

@@ -151,9 +151,9 @@ describe("importDecision", () => {
 
 describe("changeToast", () => {
   it("a single-task action says the change once, then the counts", () => {
-    expect(changeToast({ lines: ['"Wire the sidebar": pending -> done'], list: agentChanged })).toEqual({
+    expect(changeToast({ lines: ['"Wire the sidebar": pending → done'], list: agentChanged })).toEqual({
       variant: "success",
-      message: '"Wire the sidebar": pending -> done\nNow 1/2 done.',
+      message: '"Wire the sidebar": pending → done\nNow 1/2 done.',
     })
   })
 
@@ -208,7 +208,12 @@ describe("the main dialog", () => {
   })
 
   it("cuts long phase names so a heading never wraps, keeping the count", () => {
-    const heading = phaseHeading("A phase name that goes on and on and on and on and on and on", 3, 8)
+    const heading = phaseHeading("A phase name that goes on and on and on and on and on and on", {
+      completed: 3,
+      abandoned: 1,
+      blocked: 0,
+      total: 9,
+    })
     expect(displayWidth(heading)).toBeLessThanOrEqual(DIALOG_ROW_WIDTH)
     expect(heading).toMatch(/… 3\/8$/)
   })
@@ -278,28 +283,28 @@ describe("dialog entries", () => {
         title: "○ Wire the sidebar",
         text: "Wire the sidebar",
         status: "pending",
-        category: "Build 1/3",
+        category: "Build 0/2",
         description: "pending",
       },
       {
         title: "⊘ Add the dialog",
         text: "Add the dialog",
         status: "blocked",
-        category: "Build 1/3",
+        category: "Build 0/2",
         description: "blocked: needs review",
       },
       {
         title: "✗ Old idea",
         text: "Old idea",
         status: "abandoned",
-        category: "Build 1/3",
+        category: "Build 0/2",
         description: "dropped",
       },
     ])
   })
 
   it("summarises counts", () => {
-    expect(countsText(entriesSample)).toBe("2/5 done, 1 blocked")
+    expect(countsText(entriesSample)).toBe("1/4 done, 1 blocked · 1 dropped")
     expect(countsText([])).toBe("empty")
     expect(countsText([phase("Empty")])).toBe("empty")
   })

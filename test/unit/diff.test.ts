@@ -40,7 +40,7 @@ describe("diffLists", () => {
       lines: [
         'removed phase "Legacy"',
         'added phase "Ship"',
-        '"Parser": in progress -> done',
+        '"Parser": in progress → done',
         'blocked "Tests" ("CI down")',
         'moved "Port shim" to "Ship"',
         'added "Tag" to "Ship" (pending)',

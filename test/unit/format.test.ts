@@ -59,11 +59,11 @@ describe("formatList", () => {
         '"Foundation" (1/2)',
         '  [x] "Scaffold crate"',
         '  [>] "Wire workspace"',
-        '"Auth" (1/3)',
+        '"Auth" (0/2)',
         '  [ ] "Port store"',
         '  [!] "Get keys" (blocked: "waiting on ops")',
         '  [-] "Old thing"',
-        'Next: "Port store". 2/5 done, 1 blocked.',
+        'Next: "Port store". 1/4 done, 1 blocked · 1 dropped.',
       ].join("\n"),
     )
   })
@@ -76,7 +76,7 @@ describe("formatList", () => {
 
 describe("summaryLine", () => {
   it("names the next pending task and the counts", () => {
-    expect(summaryLine(SAMPLE)).toBe('Next: "Port store". 2/5 done, 1 blocked.')
+    expect(summaryLine(SAMPLE)).toBe('Next: "Port store". 1/4 done, 1 blocked · 1 dropped.')
   })
 
   it("omits blocked when none, and Next when nothing is pending", () => {
@@ -93,9 +93,9 @@ describe("summaryLine", () => {
 
   it("says when everything is closed", () => {
     expect(summaryLine([{ name: "W", tasks: [t("A", "completed"), t("B", "abandoned")] }])).toBe(
-      "All 2 tasks closed.",
+      "Nothing open: 1/1 done · 1 dropped.",
     )
-    expect(summaryLine([{ name: "W", tasks: [t("A", "completed")] }])).toBe("The only task is closed.")
+    expect(summaryLine([{ name: "W", tasks: [t("A", "completed")] }])).toBe("Nothing open: 1/1 done.")
   })
 
   it("says when there is nothing", () => {
@@ -107,19 +107,19 @@ describe("summaryLine", () => {
 describe("formatOutcome", () => {
   it("done then auto-start", () => {
     expect(run(SAMPLE, { op: "done", task: "Wire workspace" }).text).toBe(
-      'Done "Wire workspace". Started "Port store".\n3/5 done, 1 blocked.',
+      'Done "Wire workspace". Started "Port store".\n2/4 done, 1 blocked · 1 dropped.',
     )
   })
 
   it("start demotes explicitly", () => {
     expect(run(SAMPLE, { op: "start", task: "Port store" }).text).toBe(
-      'Started "Port store"; "Wire workspace" moved back to pending.\nNext: "Wire workspace". 2/5 done, 1 blocked.',
+      'Started "Port store"; "Wire workspace" moved back to pending.\nNext: "Wire workspace". 1/4 done, 1 blocked · 1 dropped.',
     )
   })
 
   it("start of a blocked task says why it was blocked", () => {
     expect(run(SAMPLE, { op: "start", task: "Get keys" }).text).toBe(
-      'Started "Get keys" (was blocked: "waiting on ops"); "Wire workspace" moved back to pending.\nNext: "Wire workspace". 2/5 done.',
+      'Started "Get keys" (was blocked: "waiting on ops"); "Wire workspace" moved back to pending.\nNext: "Wire workspace". 1/4 done · 1 dropped.',
     )
   })
 
@@ -131,31 +131,31 @@ describe("formatOutcome", () => {
 
   it("says what is in progress when the op did not change it", () => {
     expect(run(SAMPLE, { op: "block", task: "Port store", reason: "needs review" }).text).toBe(
-      'Blocked "Port store" ("needs review").\nNow: "Wire workspace". 2/5 done, 2 blocked.',
+      'Blocked "Port store" ("needs review").\nNow: "Wire workspace". 1/4 done, 2 blocked · 1 dropped.',
     )
     expect(run(SAMPLE, { op: "drop", task: "Port store" }).text).toBe(
-      'Dropped "Port store".\nNow: "Wire workspace". 3/5 done, 1 blocked.',
+      'Dropped "Port store".\nNow: "Wire workspace". 1/3 done, 1 blocked · 2 dropped.',
     )
   })
 
   it("rename of a task and of a phase", () => {
     expect(run(SAMPLE, { op: "rename", task: "Port store", to: "Port the key store" }).text).toBe(
-      'Renamed "Port store" to "Port the key store".\nNow: "Wire workspace". Next: "Port the key store". 2/5 done, 1 blocked.',
+      'Renamed "Port store" to "Port the key store".\nNow: "Wire workspace". Next: "Port the key store". 1/4 done, 1 blocked · 1 dropped.',
     )
     expect(run(SAMPLE, { op: "rename", phase: "Auth", to: "Login" }).text).toBe(
-      'Renamed phase "Auth" to "Login".\nNow: "Wire workspace". Next: "Port store". 2/5 done, 1 blocked.',
+      'Renamed phase "Auth" to "Login".\nNow: "Wire workspace". Next: "Port store". 1/4 done, 1 blocked · 1 dropped.',
     )
   })
 
   it("append after a task names it", () => {
     expect(run(SAMPLE, { op: "append", after: "Port store", items: ["Hash keys"] }).text).toBe(
-      'Added "Hash keys" after "Port store".\nNow: "Wire workspace". Next: "Port store". 2/6 done, 1 blocked.',
+      'Added "Hash keys" after "Port store".\nNow: "Wire workspace". Next: "Port store". 1/5 done, 1 blocked · 1 dropped.',
     )
   })
 
   it("a drop reason is said, and shown in the list as a blocker's is", () => {
     expect(run(SAMPLE, { op: "drop", task: "Port store", reason: "the store is generated" }).text).toBe(
-      'Dropped "Port store" ("the store is generated").\nNow: "Wire workspace". 3/5 done, 1 blocked.',
+      'Dropped "Port store" ("the store is generated").\nNow: "Wire workspace". 1/3 done, 1 blocked · 2 dropped.',
     )
     expect(formatTask(t("Old", "abandoned", "not needed"))).toBe('[-] "Old" (dropped: "not needed")')
   })
@@ -177,16 +177,16 @@ describe("formatOutcome", () => {
 
   it("block without a reason, and an updated reason", () => {
     expect(run(SAMPLE, { op: "block", task: "Port store" }).text).toBe(
-      'Blocked "Port store".\nNow: "Wire workspace". 2/5 done, 2 blocked.',
+      'Blocked "Port store".\nNow: "Wire workspace". 1/4 done, 2 blocked · 1 dropped.',
     )
     expect(run(SAMPLE, { op: "block", task: "Get keys", reason: "vendor" }).text).toBe(
-      '"Get keys" still blocked: "vendor".\nNow: "Wire workspace". Next: "Port store". 2/5 done, 1 blocked.',
+      '"Get keys" still blocked: "vendor".\nNow: "Wire workspace". Next: "Port store". 1/4 done, 1 blocked · 1 dropped.',
     )
   })
 
   it("unblock, and unblock that auto-starts", () => {
     expect(run(SAMPLE, { op: "unblock", task: "Get keys" }).text).toBe(
-      'Unblocked "Get keys".\nNow: "Wire workspace". Next: "Port store". 2/5 done.',
+      'Unblocked "Get keys".\nNow: "Wire workspace". Next: "Port store". 1/4 done · 1 dropped.',
     )
     const idle: TodoList = [{ name: "W", tasks: [t("A", "completed"), t("B", "blocked")] }]
     expect(run(idle, { op: "unblock", task: "B" }).text).toBe('Unblocked and started "B".\n1/2 done.')
@@ -194,39 +194,39 @@ describe("formatOutcome", () => {
 
   it("unchanged results", () => {
     expect(run(SAMPLE, { op: "done", task: "Scaffold crate" }).text).toBe(
-      '"Scaffold crate" is already done.\nNow: "Wire workspace". Next: "Port store". 2/5 done, 1 blocked.',
+      '"Scaffold crate" is already done.\nNow: "Wire workspace". Next: "Port store". 1/4 done, 1 blocked · 1 dropped.',
     )
     expect(run(SAMPLE, { op: "start", task: "Wire workspace" }).text).toBe(
-      '"Wire workspace" is already in progress.\nNow: "Wire workspace". Next: "Port store". 2/5 done, 1 blocked.',
+      '"Wire workspace" is already in progress.\nNow: "Wire workspace". Next: "Port store". 1/4 done, 1 blocked · 1 dropped.',
     )
   })
 
   it("a phase op lists at most three tasks", () => {
     const big: TodoList = [{ name: "P", tasks: ["a", "b", "c", "d", "e"].map((x) => t(x)) }]
     expect(run(big, { op: "drop", phase: "P" }).text).toBe(
-      'Dropped "a", "b", "c" and 2 more.\nAll 5 tasks closed.',
+      'Dropped "a", "b", "c" and 2 more.\nNothing open: 0/0 done · 5 dropped.',
     )
   })
 
   it("a phase op with nothing to do says so", () => {
     expect(run(SAMPLE, { op: "done", phase: "Foundation" }).text).toBe(
-      'Done "Wire workspace". Started "Port store".\n3/5 done, 1 blocked.',
+      'Done "Wire workspace". Started "Port store".\n2/4 done, 1 blocked · 1 dropped.',
     )
     const closed: TodoList = [{ name: "P", tasks: [t("a", "completed")] }]
     expect(run(closed, { op: "done", phase: "P" }).text).toBe(
-      'Nothing to change in phase "P".\nThe only task is closed.',
+      'Nothing to change in phase "P".\nNothing open: 1/1 done.',
     )
     expect(run(closed, { op: "done", task: "a", phase: "P" }).text).toBe(
-      '"a" is already done.\nThe only task is closed.',
+      '"a" is already done.\nNothing open: 1/1 done.',
     )
   })
 
   it("appends", () => {
     expect(run(SAMPLE, { phase: "Auth", items: ["Rotate keys"] }).text).toBe(
-      'Added "Rotate keys" to "Auth".\nNow: "Wire workspace". Next: "Port store". 2/6 done, 1 blocked.',
+      'Added "Rotate keys" to "Auth".\nNow: "Wire workspace". Next: "Port store". 1/5 done, 1 blocked · 1 dropped.',
     )
     expect(run(SAMPLE, { phase: "Docs", items: ["Guide", "FAQ"] }).text).toBe(
-      'Added "Guide", "FAQ" to new phase "Docs".\nNow: "Wire workspace". Next: "Port store". 2/7 done, 1 blocked.',
+      'Added "Guide", "FAQ" to new phase "Docs".\nNow: "Wire workspace". Next: "Port store". 1/6 done, 1 blocked · 1 dropped.',
     )
   })
 
@@ -235,7 +235,7 @@ describe("formatOutcome", () => {
       'Removed "Old thing".\nNow: "Wire workspace". Next: "Port store". 1/4 done, 1 blocked.',
     )
     expect(run(SAMPLE, { op: "rm", phase: "Foundation" }).text).toBe(
-      'Removed phase "Foundation" (2 tasks). Started "Port store".\n1/3 done, 1 blocked.',
+      'Removed phase "Foundation" (2 tasks). Started "Port store".\n0/2 done, 1 blocked · 1 dropped.',
     )
     expect(run(SAMPLE, { op: "rm" }).text).toBe("Removed 2 phases, 5 tasks.\nThe list is empty.")
     expect(run([], { op: "rm" }).text).toBe("The list was already empty.\nThe list is empty.")
@@ -250,7 +250,7 @@ describe("formatOutcome", () => {
           { op: "unblock", task: "Get keys" },
         ],
       }).text,
-    ).toBe('Done "Wire workspace", "Port store". Unblocked and started "Get keys".\n4/5 done.')
+    ).toBe('Done "Wire workspace", "Port store". Unblocked and started "Get keys".\n3/4 done · 1 dropped.')
   })
 
   it("a batch that ends where it started reads as nothing changed", () => {
@@ -261,12 +261,12 @@ describe("formatOutcome", () => {
           { op: "start", task: "Wire workspace" },
         ],
       }).text,
-    ).toBe('No net change.\nNow: "Wire workspace". Next: "Port store". 2/5 done, 1 blocked.')
+    ).toBe('No net change.\nNow: "Wire workspace". Next: "Port store". 1/4 done, 1 blocked · 1 dropped.')
   })
 
   it("everything closed", () => {
     expect(run(SAMPLE, { op: "drop", phase: "Auth" }).text).toBe(
-      'Dropped "Port store", "Get keys".\nNow: "Wire workspace". 4/5 done.',
+      'Dropped "Port store", "Get keys".\nNow: "Wire workspace". 1/2 done · 3 dropped.',
     )
     expect(
       run(SAMPLE, {
@@ -275,7 +275,7 @@ describe("formatOutcome", () => {
           { op: "done", task: "Wire workspace" },
         ],
       }).text,
-    ).toBe('Dropped "Port store", "Get keys". Done "Wire workspace".\nAll 5 tasks closed.')
+    ).toBe('Dropped "Port store", "Get keys". Done "Wire workspace".\nNothing open: 2/2 done · 3 dropped.')
   })
 
   it("init prints the whole list", () => {
@@ -295,13 +295,16 @@ describe("formatOutcome", () => {
 
   it("init over a list says what it replaced", () => {
     expect(run(SAMPLE, { op: "init", items: ["x"] }).text).toBe(
-      ["Replaced a list of 2 phases, 5 tasks (2 done).", '"Tasks" (0/1)', '  [>] "x"', "0/1 done."].join(
-        "\n",
-      ),
+      [
+        "Replaced a list of 2 phases, 5 tasks (1/4 done, 1 blocked · 1 dropped).",
+        '"Tasks" (0/1)',
+        '  [>] "x"',
+        "0/1 done.",
+      ].join("\n"),
     )
     const one: TodoList = [{ name: "P", tasks: [t("a")] }]
     expect(run(one, { op: "init", items: ["x"] }).text.split("\n")[0]).toBe(
-      "Replaced a list of 1 phase, 1 task (0 done).",
+      "Replaced a list of 1 phase, 1 task (0/1 done).",
     )
   })
 

@@ -33,7 +33,7 @@ const COMPACT = [
   '  [x] "Write parser"',
   '  [>] "Add tests"',
   '  [!] "Deploy" (blocked: "waiting on credentials")',
-  '"Docs" (1/2)',
+  '"Docs" (0/1)',
   '  [ ] "Write README"',
   '  [-] "Old notes"',
 ].join("\n")

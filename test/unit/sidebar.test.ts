@@ -48,20 +48,22 @@ describe("buildSidebarView basics", () => {
     })
   })
 
-  it("counts closed (completed + dropped) as done and blocked apart", () => {
+  it("counts done tasks out of those not dropped; blocked and dropped apart", () => {
     expect(buildSidebarView(sample, { maxRows: 50 })!.header).toStrictEqual({
-      closed: 3,
-      total: 12,
+      completed: 2,
+      abandoned: 1,
       blocked: 1,
+      total: 12,
     })
-    expect(lines(sample, 50)[0]).toBe("3/12 done, 1 blocked")
+    expect(lines(sample, 50)[0]).toBe("2/11 done, 1 blocked · 1 dropped")
     const noBlocked = [phase("P", task("a", "abandoned"), task("b"))]
     expect(buildSidebarView(noBlocked, { maxRows: 50 })!.header).toStrictEqual({
-      closed: 1,
-      total: 2,
+      completed: 0,
+      abandoned: 1,
       blocked: 0,
+      total: 2,
     })
-    expect(lines(noBlocked, 50)[0]).toBe("1/2 done")
+    expect(lines(noBlocked, 50)[0]).toBe("0/1 done · 1 dropped")
   })
 
   it("shows each phase row and its open tasks in list order; closed tasks only in the count", () => {
@@ -77,20 +79,20 @@ describe("buildSidebarView basics", () => {
       phase("Empty"),
     ])
     const view: SidebarView = {
-      header: { closed: 3, total: 6, blocked: 1 },
+      header: { completed: 2, abandoned: 1, blocked: 1, total: 6 },
       rows: [
-        { kind: "phase", name: "Done phase", closed: 2, total: 2, active: false, text: "Done phase 2/2" },
-        { kind: "phase", name: "Work", closed: 1, total: 4, active: true, text: "Work 1/4" },
+        { kind: "phase", name: "Done phase", count: "1/1", active: false, text: "Done phase 1/1" },
+        { kind: "phase", name: "Work", count: "1/4", active: true, text: "Work 1/4" },
         { kind: "task", text: "b", status: "blocked", blocker: "needs a key" },
         { kind: "task", text: "c", status: "in_progress" },
         { kind: "task", text: "d", status: "pending" },
-        { kind: "phase", name: "Empty", closed: 0, total: 0, active: false, text: "Empty 0/0" },
+        { kind: "phase", name: "Empty", count: "0/0", active: false, text: "Empty 0/0" },
       ],
     }
     expect(buildSidebarView(list, { maxRows: 7 })).toStrictEqual(view)
     expect(sidebarText(view, 40)).toStrictEqual([
-      "3/6 done, 1 blocked",
-      "Done phase 2/2",
+      "2/5 done, 1 blocked · 1 dropped",
+      "Done phase 1/1",
       "Work 1/4",
       "  ⊘ b — needs a key",
       "  ▶ c",
@@ -101,8 +103,8 @@ describe("buildSidebarView basics", () => {
 
   it("shows a list of empty phases with zero counts", () => {
     expect(buildSidebarView([phase("A")], { maxRows: 5 })).toStrictEqual({
-      header: { closed: 0, total: 0, blocked: 0 },
-      rows: [{ kind: "phase", name: "A", closed: 0, total: 0, active: false, text: "A 0/0" }],
+      header: { completed: 0, abandoned: 0, blocked: 0, total: 0 },
+      rows: [{ kind: "phase", name: "A", count: "0/0", active: false, text: "A 0/0" }],
     })
   })
 
@@ -113,14 +115,14 @@ describe("buildSidebarView basics", () => {
       phase("C", task("z")),
     ]
     expect(buildSidebarView(list, { maxRows: 3 })!.rows).toStrictEqual([
-      { kind: "phase", name: "B", closed: 0, total: 2, active: true, text: "B 0/2" },
+      { kind: "phase", name: "B", count: "0/2", active: true, text: "B 0/2" },
       { kind: "task", text: "y", status: "blocked" },
     ])
   })
 })
 
 describe("buildSidebarView collapsing (the header counts as a row)", () => {
-  const header = "3/12 done, 1 blocked"
+  const header = "2/11 done, 1 blocked · 1 dropped"
 
   it("shows everything when the budget fits", () => {
     const full = [
@@ -133,7 +135,7 @@ describe("buildSidebarView collapsing (the header counts as a row)", () => {
       "  ⊘ f — waiting on review",
       "  ○ g",
       "  ○ h",
-      "Ship 1/4",
+      "Ship 0/3",
       "  ○ i",
       "  ○ j",
       "  ○ k",
@@ -154,7 +156,7 @@ describe("buildSidebarView collapsing (the header counts as a row)", () => {
       "  ⊘ f — waiting on review",
       "  ○ g",
       "  ○ h",
-      "Ship 1/4",
+      "Ship 0/3",
       "  ○ i",
       "    … 2 more",
     ])
@@ -171,7 +173,7 @@ describe("buildSidebarView collapsing (the header counts as a row)", () => {
       "  ⊘ f — waiting on review",
       "  ○ g",
       "  ○ h",
-      "Ship 1/4",
+      "Ship 0/3",
     ]
     // Going from one task plus "more" to the row alone saves two rows, so 11 gets the 10-row view.
     expect(lines(sample, 11)).toStrictEqual(tenRows)
@@ -185,7 +187,7 @@ describe("buildSidebarView collapsing (the header counts as a row)", () => {
       "  ⊘ f — waiting on review",
       "  ○ g",
       "  ○ h",
-      "Ship 1/4",
+      "Ship 0/3",
     ])
   })
 
@@ -198,7 +200,7 @@ describe("buildSidebarView collapsing (the header counts as a row)", () => {
       "  ○ e",
       "  ⊘ f — waiting on review",
       "    … 2 more",
-      "Ship 1/4",
+      "Ship 0/3",
     ])
     expect(lines(sample, 7)).toStrictEqual([
       header,
@@ -207,7 +209,7 @@ describe("buildSidebarView collapsing (the header counts as a row)", () => {
       "  ▶ d",
       "  ⊘ f — waiting on review",
       "    … 3 more",
-      "Ship 1/4",
+      "Ship 0/3",
     ])
     expect(lines(sample, 6)).toStrictEqual([
       header,
@@ -215,13 +217,13 @@ describe("buildSidebarView collapsing (the header counts as a row)", () => {
       "Build 0/5",
       "  ▶ d",
       "    … 4 more",
-      "Ship 1/4",
+      "Ship 0/3",
     ])
-    expect(lines(sample, 5)).toStrictEqual([header, "Foundation 2/3", "Build 0/5", "  ▶ d", "Ship 1/4"])
+    expect(lines(sample, 5)).toStrictEqual([header, "Foundation 2/3", "Build 0/5", "  ▶ d", "Ship 0/3"])
   })
 
   it("then hides phases and finally keeps only the active phase and its task", () => {
-    expect(lines(sample, 4)).toStrictEqual([header, "Build 0/5", "  ▶ d", "Ship 1/4"])
+    expect(lines(sample, 4)).toStrictEqual([header, "Build 0/5", "  ▶ d", "Ship 0/3"])
     expect(lines(sample, 3)).toStrictEqual([header, "Build 0/5", "  ▶ d"])
   })
 
@@ -250,15 +252,15 @@ describe("buildSidebarView keeps a deep in-progress task visible", () => {
     phase("P5", task("t1"), task("t2"), task("t3", "blocked"), task("t4", "in_progress")),
     phase("P6", task("u1"), task("u2"), task("u3")),
   ])
-  const header = "16/23 done, 1 blocked"
+  const header = "8/15 done, 1 blocked · 8 dropped"
 
   it("cuts around the active phase at 10 rows", () => {
     expect(lines(list, 10)).toStrictEqual([
       header,
-      "P1 4/4",
-      "P2 4/4",
-      "P3 4/4",
-      "P4 4/4",
+      "P1 2/2",
+      "P2 2/2",
+      "P3 2/2",
+      "P4 2/2",
       "P5 0/4",
       "  ⊘ t3",
       "  ▶ t4",
@@ -270,10 +272,10 @@ describe("buildSidebarView keeps a deep in-progress task visible", () => {
   it("summarizes far phases when their rows do not fit", () => {
     expect(buildSidebarView(list, { maxRows: 6 })!.rows).toStrictEqual([
       { kind: "more", of: "phases", hidden: 3, text: "… 3 earlier phases" },
-      { kind: "phase", name: "P4", closed: 4, total: 4, active: false, text: "P4 4/4" },
-      { kind: "phase", name: "P5", closed: 0, total: 4, active: true, text: "P5 0/4" },
+      { kind: "phase", name: "P4", count: "2/2", active: false, text: "P4 2/2" },
+      { kind: "phase", name: "P5", count: "0/4", active: true, text: "P5 0/4" },
       { kind: "task", text: "t4", status: "in_progress" },
-      { kind: "phase", name: "P6", closed: 0, total: 3, active: false, text: "P6 0/3" },
+      { kind: "phase", name: "P6", count: "0/3", active: false, text: "P6 0/3" },
     ])
     // A summary that would stand for one phase shows that phase instead.
     expect(lines(list, 5)).toStrictEqual([header, "… 4 earlier phases", "P5 0/4", "  ▶ t4", "P6 0/3"])
@@ -283,8 +285,13 @@ describe("buildSidebarView keeps a deep in-progress task visible", () => {
 
   it("uses the last phase as the anchor when everything is closed", () => {
     const closed = [closedPhase(1), closedPhase(2), closedPhase(3), closedPhase(4), closedPhase(5)]
-    expect(lines(closed, 4)).toStrictEqual(["20/20 done", "… 3 earlier phases", "P4 4/4", "P5 4/4"])
-    expect(lines(closed, 3)).toStrictEqual(["20/20 done", "… 4 earlier phases", "P5 4/4"])
+    expect(lines(closed, 4)).toStrictEqual([
+      "10/10 done · 10 dropped",
+      "… 3 earlier phases",
+      "P4 2/2",
+      "P5 2/2",
+    ])
+    expect(lines(closed, 3)).toStrictEqual(["10/10 done · 10 dropped", "… 4 earlier phases", "P5 2/2"])
     expect(buildSidebarView(closed, { maxRows: 3 })!.rows[0]).toStrictEqual({
       kind: "more",
       of: "phases",
@@ -302,7 +309,7 @@ describe("buildSidebarView keeps a deep in-progress task visible", () => {
       closedPhase(4),
     ]
     expect(lines(many, 5)).toStrictEqual([
-      "16/17 done",
+      "8/9 done · 8 dropped",
       "… 2 earlier phases",
       "A 0/1",
       "  ▶ a",
@@ -310,27 +317,27 @@ describe("buildSidebarView keeps a deep in-progress task visible", () => {
     ])
     const more = [...many, closedPhase(5)]
     expect(lines(more, 5)).toStrictEqual([
-      "20/21 done",
+      "10/11 done · 10 dropped",
       "… 2 earlier phases",
       "A 0/1",
       "  ▶ a",
       "… 3 more phases",
     ])
     expect(lines(more, 6)).toStrictEqual([
-      "20/21 done",
-      "P1 4/4",
-      "P2 4/4",
+      "10/11 done · 10 dropped",
+      "P1 2/2",
+      "P2 2/2",
       "A 0/1",
       "  ▶ a",
       "… 3 more phases",
     ])
     expect(lines(more, 7)).toStrictEqual([
-      "20/21 done",
-      "P1 4/4",
-      "P2 4/4",
+      "10/11 done · 10 dropped",
+      "P1 2/2",
+      "P2 2/2",
       "A 0/1",
       "  ▶ a",
-      "P3 4/4",
+      "P3 2/2",
       "… 2 more phases",
     ])
   })
@@ -376,7 +383,8 @@ describe("buildSidebarView properties", () => {
         expect(buildSidebarView(list, { maxRows })).toStrictEqual(view)
 
         const c = counts(list)
-        expect(view.header.closed).toBe(c.closed)
+        expect(view.header.completed).toBe(c.completed)
+        expect(view.header.abandoned).toBe(c.abandoned)
         expect(view.header.total).toBe(c.total)
         expect(view.header.blocked).toBe(c.blocked)
 
@@ -461,10 +469,10 @@ describe("sidebarModel", () => {
 
   it("shows the header, phases with counts, and open tasks with glyphs and blockers", () => {
     expect(texts(painted)).toEqual([
-      "Todo  2/5 done, 1 blocked",
+      "Todo 1/4 done, 1 blocked · 1 dropped",
       "Design 1/2",
       "  ▶ Write the parser",
-      "Build 1/3",
+      "Build 0/2",
       "  ○ Wire the sidebar",
       "  ⊘ Add the dialog — needs review",
     ])
@@ -474,8 +482,9 @@ describe("sidebarModel", () => {
     const lines = sidebarModel(painted, { maxRows: 14 })!
     expect(lines[0]!.segments).toEqual([
       { text: "Todo", tone: "title" },
-      { text: "  2/5 done", tone: "muted" },
+      { text: " 1/4 done", tone: "muted" },
       { text: ", 1 blocked", tone: "error" },
+      { text: " · 1 dropped", tone: "muted" },
     ])
     expect(lines[2]!.segments).toEqual([{ text: "  ▶ Write the parser", tone: "in_progress" }])
     expect(lines[4]!.segments).toEqual([{ text: "  ○ Wire the sidebar", tone: "pending" }])

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest"
 import type { Task, TodoList } from "../../src/core/list/types.ts"
+import { reminderText } from "../../src/core/model/prompts.ts"
 import { droppedToast, listToasts, SERVER_MISSING, spokenToasts } from "../../src/core/session/toasts.ts"
 import {
   initialTracker,
@@ -28,9 +29,21 @@ describe("reminder and nudge toasts", () => {
     expect(spokenToasts(actions, OPEN, ON)).toEqual([
       { variant: "info", title: "Todo", message: "Reminded the agent: 2 tasks open." },
     ])
-    expect(spokenToasts(actions, list({ text: "Deploy", status: "blocked" }), ON)[0]?.message).toBe(
-      "Reminded the agent: 1 task open.",
+    // Counted as the reminder counts: its open tasks, and the blocked ones apart ("not counted").
+    const withBlocked = list(
+      { text: "Add tests", status: "in_progress" },
+      { text: "Deploy", status: "pending" },
+      { text: "Sign", status: "blocked", blocker: "needs a key" },
     )
+    expect(spokenToasts(actions, withBlocked, ON)[0]?.message).toBe(
+      "Reminded the agent: 2 tasks open, 1 blocked.",
+    )
+    const reminder = reminderText(withBlocked).split("\n")
+    const openLines = reminder.slice(
+      reminder.findIndex((line) => line.startsWith("You stopped")) + 1,
+      reminder.indexOf("Blocked (not counted):"),
+    )
+    expect(openLines).toHaveLength(2)
   })
 
   test("a nudge the tracker sends, alone or merged with other notices, shows one toast", () => {
@@ -115,7 +128,7 @@ describe("blocked and all-done toasts", () => {
       { text: "Add tests", status: "abandoned" },
     )
     expect(listToasts(OPEN, done, ON)).toEqual([
-      { variant: "success", title: "Todo", message: "All done: 1/2 tasks, 1 dropped." },
+      { variant: "success", title: "Todo", message: "All done: 1/1 tasks · 1 dropped." },
     ])
     expect(listToasts(done, [...done], ON)).toEqual([])
     expect(listToasts(done, done, ON)).toEqual([])

@@ -42,7 +42,7 @@ describe("runUserOps", () => {
     const snap = await store.read("s1")
     expect(snap.list[0]!.tasks.map((t) => t.status)).toEqual(["completed", "in_progress"])
     expect(snap.edits).toEqual([
-      { lines: ['"Parser": in progress -> done', '"Tests": pending -> in progress'], removed: [] },
+      { lines: ['"Parser": in progress → done', '"Tests": pending → in progress'], removed: [] },
     ])
     expect(isEditNote(snap.edits[0])).toBe(true)
   })
@@ -142,8 +142,8 @@ describe("replaceFromMarkdown", () => {
     const outcome = await replaceFromMarkdown(store, "s1", edited, DEFAULT_LIMITS, "record")
     expect(outcome.ok && outcome.diff.lines).toEqual([
       'line 6: started "Tests"; no task was in progress',
-      '"Parser": in progress -> done',
-      '"Tests": pending -> in progress',
+      '"Parser": in progress → done',
+      '"Tests": pending → in progress',
     ])
     expect((await store.read("s1")).list[0]!.tasks.map((t) => t.status)).toEqual(["completed", "in_progress"])
   })

@@ -6,6 +6,7 @@ import { STATUSES, type TaskStatus, type TodoList } from "../../src/core/list/ty
 import {
   DEFAULT_PHASE,
   foldLine,
+  openText,
   PLUGIN_ID,
   preview,
   progressText,
@@ -37,9 +38,22 @@ describe("status tables", () => {
 })
 
 describe("progress text", () => {
-  it("counts closed tasks as done and names blocked ones only when there are some", () => {
-    expect(progressText({ closed: 3, total: 12, blocked: 1 })).toBe("3/12 done, 1 blocked")
-    expect(progressText({ closed: 0, total: 2, blocked: 0 })).toBe("0/2 done")
+  it("counts done tasks out of those not dropped, and names blocked and dropped ones apart", () => {
+    expect(progressText({ completed: 3, abandoned: 0, total: 12, blocked: 1 })).toBe("3/12 done, 1 blocked")
+    expect(progressText({ completed: 0, abandoned: 0, total: 2, blocked: 0 })).toBe("0/2 done")
+    expect(progressText({ completed: 4, abandoned: 1, total: 5, blocked: 0 })).toBe("4/4 done · 1 dropped")
+    expect(progressText({ completed: 2, abandoned: 2, total: 6, blocked: 1 })).toBe(
+      "2/4 done, 1 blocked · 2 dropped",
+    )
+  })
+
+  it("counts open work as a completion reminder does: pending and in progress, not blocked", () => {
+    expect(openText({ completed: 0, abandoned: 0, total: 3, blocked: 1, pending: 1, inProgress: 1 })).toBe(
+      "2 tasks open",
+    )
+    expect(openText({ completed: 0, abandoned: 0, total: 1, blocked: 0, pending: 1, inProgress: 0 })).toBe(
+      "1 task open",
+    )
   })
 })
 

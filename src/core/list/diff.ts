@@ -114,7 +114,7 @@ export function diffLists(before: TodoList, after: TodoList): ListDiff {
       lines.push(
         task.blocker !== undefined
           ? `${task.status === "blocked" ? "blocked" : "dropped"} ${name}${why}`
-          : `${name}: ${STATUS_WORDS[old.status]} -> ${STATUS_WORDS[task.status]}`,
+          : `${name}: ${STATUS_WORDS[old.status]} → ${STATUS_WORDS[task.status]}`,
       )
     else if (task.status === "blocked" && old.blocker !== task.blocker)
       lines.push(`blocked ${name} (${quotePreview(task.blocker ?? "no reason")})`)

@@ -1,5 +1,5 @@
 // The plugin's vocabulary: its id, the default phase, how each status is written (in words, as a box in
-// text and Markdown, as a glyph in the sidebar), the progress count, and the small text helpers every
+// text and Markdown, as a glyph in the sidebar), the progress count and its one rule, and the small text helpers every
 // message uses. One home, so the model, the user and the sidebar read the same words for the same thing.
 
 import { lookalikes } from "./lookalike.ts"
@@ -41,16 +41,36 @@ export const STATUS_GLYPHS: Readonly<Record<TaskStatus, string>> = {
   blocked: "⊘",
 }
 
-/** The counts a progress line needs. Done counts closed tasks (done or dropped). */
+/**
+ * The counts a progress line needs (a `Counts` is one). The one rule for progress: dropped tasks leave
+ * the count and are shown apart, so "4/4 done · 1 dropped" says all the work that stayed is done and
+ * one task was let go; blocked tasks stay in the count (they are open work) and are named beside it.
+ */
 export interface Progress {
-  readonly closed: number
-  readonly total: number
+  readonly completed: number
+  readonly abandoned: number
   readonly blocked: number
+  readonly total: number
 }
 
-/** "3/12 done" */
+/** The tasks a count is out of: every task but the dropped ones. */
+export function countedTasks(progress: Progress): number {
+  return progress.total - progress.abandoned
+}
+
+/** "3/11": done tasks out of the tasks not dropped. */
+export function tallyText(progress: Progress): string {
+  return `${progress.completed}/${countedTasks(progress)}`
+}
+
+/** A phase's count: "2/3", or "dropped" when every task it has is dropped (not "0/0"). */
+export function phaseTallyText(progress: Progress): string {
+  return countedTasks(progress) === 0 && progress.abandoned > 0 ? "dropped" : tallyText(progress)
+}
+
+/** "3/11 done" */
 export function doneText(progress: Progress): string {
-  return `${progress.closed}/${progress.total} done`
+  return `${tallyText(progress)} done`
 }
 
 /** "1 blocked" */
@@ -58,9 +78,23 @@ export function blockedText(progress: Progress): string {
   return `${progress.blocked} blocked`
 }
 
-/** "3/12 done, 1 blocked"; the blocked part only when a task is blocked. */
+/** " · 1 dropped", or "" when no task is dropped: the dropped tasks, apart from the count. */
+export function droppedText(progress: Progress): string {
+  return progress.abandoned > 0 ? ` · ${progress.abandoned} dropped` : ""
+}
+
+/** "3/11 done, 1 blocked · 1 dropped"; the blocked and dropped parts only when there are such tasks. */
 export function progressText(progress: Progress): string {
-  return progress.blocked > 0 ? `${doneText(progress)}, ${blockedText(progress)}` : doneText(progress)
+  const blocked = progress.blocked > 0 ? `, ${blockedText(progress)}` : ""
+  return `${doneText(progress)}${blocked}${droppedText(progress)}`
+}
+
+/** "2 tasks open": pending and in progress, the tasks a completion reminder counts (blocked ones apart). */
+export function openText(
+  progress: Progress & { readonly pending: number; readonly inProgress: number },
+): string {
+  const open = progress.pending + progress.inProgress
+  return `${open} ${open === 1 ? "task" : "tasks"} open`
 }
 
 /**

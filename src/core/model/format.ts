@@ -5,7 +5,7 @@
 import type { ExecuteResult } from "../list/execute.ts"
 import { counts, countTasks, inProgressTask, nextPendingTask } from "../list/queries.ts"
 import type { Change, Op, Task, TaskStatus, TodoList } from "../list/types.ts"
-import { progressText, quote, STATUS_BOXES, STATUS_WORDS } from "../list/words.ts"
+import { phaseTallyText, progressText, quote, STATUS_BOXES, STATUS_WORDS } from "../list/words.ts"
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`
@@ -22,11 +22,11 @@ export function formatTask(task: Task): string {
   return task.blocker !== undefined ? `${line} (${STATUS_WORDS[task.status]}: ${quote(task.blocker)})` : line
 }
 
-/** "Next: "X". 3/12 done, 1 blocked." Done counts closed tasks (done or dropped). */
+/** "Next: "X". 3/12 done, 1 blocked · 1 dropped." The count is words.ts's one rule: dropped tasks apart. */
 export function summaryLine(list: TodoList): string {
   const c = counts(list)
   if (c.total === 0) return list.length === 0 ? "The list is empty." : "The list has no tasks."
-  if (c.closed === c.total) return c.total === 1 ? "The only task is closed." : `All ${c.total} tasks closed.`
+  if (c.closed === c.total) return `Nothing open: ${progressText(c)}.`
   const next = nextPendingTask(list)
   let tail = progressText(c)
   // Only blocked tasks left open: say so, or the model may think something is still running.
@@ -40,7 +40,7 @@ export function formatPhases(list: TodoList): string {
   const lines: string[] = []
   for (const phase of list) {
     const c = countTasks(phase.tasks)
-    lines.push(`${quote(phase.name)} (${c.closed}/${c.total})`)
+    lines.push(`${quote(phase.name)} (${phaseTallyText(c)})`)
     for (const task of phase.tasks) lines.push(`  ${formatTask(task)}`)
   }
   return lines.join("\n")
@@ -112,7 +112,7 @@ function describeOther(change: Exclude<Change, StatusChange>): string | undefine
     case "init": {
       const r = change.replaced
       return r
-        ? `Replaced a list of ${plural(r.phases, "phase")}, ${plural(r.total, "task")} (${r.closed} done).`
+        ? `Replaced a list of ${plural(r.phases, "phase")}, ${plural(r.total, "task")} (${progressText(r)}).`
         : undefined
     }
     case "added": {

@@ -7,7 +7,7 @@ import type { Config } from "../config.ts"
 import type { DroppedEdit } from "../history/history.ts"
 import { counts, eachTask } from "../list/queries.ts"
 import type { Op, TodoList } from "../list/types.ts"
-import { preview } from "../list/words.ts"
+import { droppedText, openText, preview, tallyText } from "../list/words.ts"
 
 /** How a toast looks, as the host names its toast variants (the server's toasts and the TUI's dialog). */
 export type Variant = "info" | "success" | "warning" | "error"
@@ -31,10 +31,10 @@ export interface SpokenAction {
   readonly nudged?: boolean
 }
 
-function openText(list: TodoList): string {
+/** What a completion reminder counts, as it counts it: open tasks, and the blocked ones apart. */
+function remindedText(list: TodoList): string {
   const c = counts(list)
-  const open = c.pending + c.inProgress + c.blocked
-  return `${open} ${open === 1 ? "task" : "tasks"} open`
+  return c.blocked > 0 ? `${openText(c)}, ${c.blocked} blocked` : openText(c)
 }
 
 /**
@@ -53,7 +53,7 @@ export function spokenToasts(
       out.push({
         variant: "info",
         title: "Todo",
-        message: `Reminded the agent: ${openText(list)}.`,
+        message: `Reminded the agent: ${remindedText(list)}.`,
       })
     else if (
       (action.type === "inject" || action.type === "attach") &&
@@ -105,7 +105,7 @@ export function listToasts(before: TodoList, after: TodoList, config: Pick<Confi
     out.push({
       variant: "success",
       title: "Todo",
-      message: `All done: ${c.completed}/${c.total} tasks${c.abandoned > 0 ? `, ${c.abandoned} dropped` : ""}.`,
+      message: `All done: ${tallyText(c)} tasks${droppedText(c)}.`,
     })
   }
   return out
@@ -120,7 +120,7 @@ function opText(op: Op): string {
   return `${op.op} ${what}`
 }
 
-function droppedText(edit: DroppedEdit): string {
+function droppedEditText(edit: DroppedEdit): string {
   switch (edit.kind) {
     case "status":
       return `"${preview(edit.task, TEXT_CHARS)}" (${edit.status.replace("_", " ")})`
@@ -137,7 +137,7 @@ function droppedText(edit: DroppedEdit): string {
  */
 export function droppedToast(dropped: readonly DroppedEdit[]): Toast | undefined {
   if (dropped.length === 0) return undefined
-  const shown = dropped.slice(0, BLOCKED_SHOWN).map(droppedText)
+  const shown = dropped.slice(0, BLOCKED_SHOWN).map(droppedEditText)
   const more = dropped.length > BLOCKED_SHOWN ? [`… and ${dropped.length - BLOCKED_SHOWN} more`] : []
   return {
     variant: "warning",

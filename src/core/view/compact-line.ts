@@ -5,8 +5,8 @@
  * Rules:
  * - An empty list (no phases, or phases without tasks) shows nothing.
  * - The focus is the task in progress, else the next pending task, else the first blocked one;
- *   with no open task left the line is "✓ 8/8 done".
- * - The counts ("· 3/8", with ", 1 blocked" when a task is blocked) always stay whole; the task text
+ *   with no open task left the line is "✓ 8/8 done" (" · 1 dropped" when tasks were dropped).
+ * - The counts ("· 3/8", with ", 1 blocked" and " · 1 dropped" as words.ts's one rule says) always stay whole; the task text
  *   is cut with "…" to make room. Below 4 columns for the task, only the counts show (cut themselves
  *   if even they do not fit).
  * - The result is a single line no wider than `width` columns (wide characters count two).
@@ -15,7 +15,7 @@
 import { counts, eachTask, inProgressTask, nextPendingTask } from "../list/queries.ts"
 import { displayWidth, fitText } from "../list/text-width.ts"
 import type { Task, TodoList } from "../list/types.ts"
-import { doneText, neutralize, STATUS_GLYPHS } from "../list/words.ts"
+import { doneText, droppedText, neutralize, STATUS_GLYPHS, tallyText } from "../list/words.ts"
 
 /** Fewer columns than this for the task part and the line shows the counts alone. */
 const MIN_TASK_COLUMNS = 4
@@ -25,9 +25,9 @@ export function compactLine(list: TodoList, width: number): string | undefined {
   if (!(max >= 1)) return undefined
   const c = counts(list)
   if (c.total === 0) return undefined
-  const tally = `${c.closed}/${c.total}${c.blocked > 0 ? `, ${c.blocked} blocked` : ""}`
+  const tally = `${tallyText(c)}${c.blocked > 0 ? `, ${c.blocked} blocked` : ""}${droppedText(c)}`
   const focus = focusTask(list)
-  if (focus === undefined) return fitText(`${STATUS_GLYPHS.completed} ${doneText(c)}`, max)
+  if (focus === undefined) return fitText(`${STATUS_GLYPHS.completed} ${doneText(c)}${droppedText(c)}`, max)
   const suffix = ` · ${tally}`
   const room = max - displayWidth(suffix)
   if (room < MIN_TASK_COLUMNS) return fitText(tally, max)

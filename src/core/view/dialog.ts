@@ -9,7 +9,15 @@ import type { ImportOutcome } from "../list/import.ts"
 import { counts, countTasks, taskCount } from "../list/queries.ts"
 import { displayWidth, fitText } from "../list/text-width.ts"
 import type { Op, TaskStatus, TodoList } from "../list/types.ts"
-import { neutralize, preview, progressText, STATUS_GLYPHS, STATUS_WORDS } from "../list/words.ts"
+import {
+  neutralize,
+  type Progress,
+  phaseTallyText,
+  preview,
+  progressText,
+  STATUS_GLYPHS,
+  STATUS_WORDS,
+} from "../list/words.ts"
 import type { CommandReport } from "../model/prompts.ts"
 import type { Variant } from "../session/toasts.ts"
 import { dialogOrder } from "./dialog-order.ts"
@@ -82,10 +90,9 @@ export function mainOptions(list: TodoList, unfolded: readonly string[] = []): M
   })
   const folded: MainOption[] = order.folded.map((p) => {
     const phase = list[p]!
-    const { closed } = countTasks(phase.tasks)
     const room = DIALOG_ROW_WIDTH - 1 - displayWidth(UNFOLD_HINT) - 2
     return {
-      title: `▸ ${phaseHeading(neutralize(phase.name), closed, phase.tasks.length, room)}`,
+      title: `▸ ${phaseHeading(neutralize(phase.name), countTasks(phase.tasks), room)}`,
       value: { kind: "phase", name: phase.name },
       category: FOLDED_CATEGORY,
       description: UNFOLD_HINT,
@@ -114,8 +121,8 @@ export function mainTitle(list: TodoList): string {
 }
 
 /** A phase heading fitted to `width` (a row); the count stays whole and the name is cut (headings would wrap). */
-export function phaseHeading(name: string, closed: number, total: number, width = DIALOG_ROW_WIDTH): string {
-  const count = ` ${closed}/${total}`
+export function phaseHeading(name: string, progress: Progress, width = DIALOG_ROW_WIDTH): string {
+  const count = ` ${phaseTallyText(progress)}`
   return `${fitText(name, Math.max(4, width - displayWidth(count)))}${count}`
 }
 
@@ -148,7 +155,7 @@ export function taskEntries(list: TodoList): TaskEntry[] {
 /** The entries of one phase's tasks, in list order. */
 function phaseEntries(list: TodoList, p: number): TaskEntry[] {
   const phase = list[p]!
-  const category = phaseHeading(neutralize(phase.name), countTasks(phase.tasks).closed, phase.tasks.length)
+  const category = phaseHeading(neutralize(phase.name), countTasks(phase.tasks))
   return phase.tasks.map((task) => {
     const description =
       task.blocker !== undefined

@@ -8,8 +8,9 @@
  * - The header (overall counts) counts as one row: 1 + rows.length <= maxRows.
  *   A maxRows below 3 (or NaN) is treated as 3, the smallest view that still shows the header,
  *   the active phase and its focus task.
- * - A phase shows its row ("Name closed/total") and its open tasks (pending, in progress, blocked)
- *   in list order. Closed tasks are only counted on the phase row; a fully closed phase is its row.
+ * - A phase shows its row ("Name done/counted", dropped tasks out of the count as words.ts says) and
+ *   its open tasks (pending, in progress, blocked) in list order. Closed tasks are only counted on the
+ *   phase row; a fully closed phase is its row.
  * - The active phase is the one holding the in-progress task, else the first with open tasks.
  *   With no open task anywhere, the last phase anchors the view instead.
  * - Relevance inside a phase: in progress, then blocked, then pending in list order. A phase cut to
@@ -36,10 +37,13 @@ import { OPEN } from "../list/types.ts"
 import {
   blockedText,
   doneText,
+  droppedText,
   neutralize,
   type Progress,
+  phaseTallyText,
   progressText,
   STATUS_GLYPHS,
+  tallyText,
 } from "../list/words.ts"
 
 /** Columns the host's session sidebar shows of a plugin row: 42 wide, less padding and the scrollbar (37 seen), minus one spare. */
@@ -49,8 +53,8 @@ export type SidebarRow =
   | {
       readonly kind: "phase"
       readonly name: string
-      readonly closed: number
-      readonly total: number
+      /** "1/2": done out of the tasks not dropped, or "dropped" (words.ts's phaseTallyText). */
+      readonly count: string
       /** True for the phase the view centres on (see the rules above). */
       readonly active: boolean
       /** e.g. "Foundation 1/2" */
@@ -105,7 +109,12 @@ export function buildSidebarView(list: TodoList, options: SidebarOptions): Sideb
   const anchor = hasActive ? active : list.length - 1
 
   const overall = countTasks(all)
-  const header: Progress = { closed: overall.closed, total: overall.total, blocked: overall.blocked }
+  const header: Progress = {
+    completed: overall.completed,
+    abandoned: overall.abandoned,
+    blocked: overall.blocked,
+    total: overall.total,
+  }
 
   const rowsOf = (plan: PhasePlan): number => 1 + plan.quota + (plan.more ? 1 : 0)
   let total = 1
@@ -192,10 +201,9 @@ export function buildSidebarView(list: TodoList, options: SidebarOptions): Sideb
     rows.push({
       kind: "phase",
       name: phase.name,
-      closed: count.closed,
-      total: count.total,
+      count: phaseTallyText(count),
       active: hasActive && p === anchor,
-      text: `${neutralize(phase.name)} ${count.closed}/${count.total}`,
+      text: `${neutralize(phase.name)} ${phaseTallyText(count)}`,
     })
     const shown = new Set(plan.ranked.slice(0, plan.quota))
     plan.open.forEach((task, i) => {
@@ -282,7 +290,7 @@ export interface SidebarLine {
 }
 
 /**
- * The sidebar block: a header line ("Todo  3/12 done, 1 blocked") and the rows of buildSidebarView, each cut
+ * The sidebar block: a header line ("Todo  3/12 done, 1 blocked · 1 dropped") and the rows of buildSidebarView, each cut
  * to `width` columns. Undefined for a list without phases: the block is then not shown at all.
  */
 export function sidebarModel(
@@ -298,6 +306,19 @@ export function sidebarModel(
     { text: `  ${doneText(header)}`, tone: "muted" },
   ]
   if (header.blocked > 0) headerSegments.push({ text: `, ${blockedText(header)}`, tone: "error" })
+  if (header.abandoned > 0) headerSegments.push({ text: droppedText(header), tone: "muted" })
+  // The counts stay whole before the gap and the word "done" do: "Todo 12/40, 3 blocked · 10 dropped".
+  const rest = displayWidth(
+    headerSegments
+      .slice(2)
+      .map((s) => s.text)
+      .join(""),
+  )
+  const count =
+    [`  ${doneText(header)}`, ` ${doneText(header)}`, `  ${tallyText(header)}`].find(
+      (text) => 4 + displayWidth(text) + rest <= width,
+    ) ?? ` ${tallyText(header)}`
+  headerSegments[1] = { text: count, tone: "muted" }
   const lines: SidebarLine[] = [{ kind: "header", segments: headerSegments }]
   for (const row of view.rows) {
     if (row.kind === "phase") {
@@ -305,7 +326,7 @@ export function sidebarModel(
         kind: "phase",
         segments: [
           { text: neutralize(row.name), tone: row.active ? "text" : "muted" },
-          { text: ` ${row.closed}/${row.total}`, tone: "muted" },
+          { text: ` ${row.count}`, tone: "muted" },
         ],
       })
     } else if (row.kind === "task") {
