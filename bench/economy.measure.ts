@@ -630,7 +630,7 @@ it("counts what the model pays over the reference session and the scripted scena
     },
     {
       title: "What every result says (checks on each of the reference session's results)",
-      note: 'Checked against the list after each call, not against expected strings: every task a call added or moved (and a new blocker\'s reason) appears by its text; the task in progress appears as `Now: "…"`, `Started "…"` or its `[>]` line; the next pending task as `Next: "…"`; the overall counts as `N/M done` (or `All M tasks closed.` at the end) matching the list; no `#3`, `task-3`, `[3]`-style references.',
+      note: 'Checked against the list after each call, not against expected strings: every task a call added or moved (and a new blocker\'s reason) appears by its text; the task in progress appears as `Now: "…"`, `Started "…"` or its `[>]` line; the next pending task as `Next: "…"`; the overall counts as the one progress text of words.ts (`N/M done`, dropped tasks apart) matching the list; no `#3`, `task-3`, `[3]`-style references.',
       columns: ["check", "results checked", "passed"],
       rows: CHECK_LABELS.map(([check, label]) => [
         label,

@@ -745,7 +745,7 @@ async function toastRun() {
     await tui.submit("Deploy it.")
     await seen("nudge", /Nudged the agent to update its todo list\./)
     await seen("blocked", /The agent blocked a task[\s\S]*"Fetch the key": needs the staging key/)
-    await seen("reminder", /Reminded the agent: 2 tasks open\./)
+    await seen("reminder", /Reminded the agent: 1 task open, 1 blocked\./)
     await seen("all done", /All done: 2\/2 tasks\./)
   } catch (error) {
     report.error(`toast run: ${error.message.split("\n")[0]}`)
