@@ -2,8 +2,8 @@
 // and no two sidebar frames in a row are the same. Pure; the demo runs them on what it printed, and
 // test/unit/demo-story.test.ts on the story of a session stepped through the core.
 
+import { displayWidth } from "../../src/core/list/text-width.ts"
 import { STATUS_BOXES, STATUS_GLYPHS } from "../../src/core/list/words.ts"
-import { displayWidth } from "../../src/core/view/sidebar.ts"
 import { COLUMNS, INDENT, LABELS } from "./demo-story.ts"
 
 /** The steps of the story, in the order they must first appear. */

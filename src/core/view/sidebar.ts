@@ -31,7 +31,7 @@
 
 import { MIN_SIDEBAR_ROWS } from "../config.ts"
 import { activePhase, countTasks } from "../list/queries.ts"
-import { clipSegments } from "../list/text-width.ts"
+import { clipSegments, displayWidth } from "../list/text-width.ts"
 import type { Task, TaskStatus, TodoList } from "../list/types.ts"
 import { OPEN } from "../list/types.ts"
 import {
