@@ -3,7 +3,7 @@
 
 import { fail, isRecord, ok, type Result } from "./list/result.ts"
 import { DEFAULT_LIMITS, type Limits } from "./list/types.ts"
-import { preview } from "./list/words.ts"
+import { editDistance, preview } from "./list/words.ts"
 
 /** Sidebar rows (header included) when the user sets none. */
 export const DEFAULT_SIDEBAR_ROWS = 14
@@ -175,17 +175,6 @@ function checkEnv(rule: Rule, raw: string): Result<Config[Key]> {
   if (rule.kind === "int")
     return /^[+-]?\d+$/.test(text) ? checkJson(rule, Number(text)) : fail(expected(rule))
   return checkJson(rule, text)
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i]
-    for (let j = 1; j <= b.length; j++)
-      row.push(Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)))
-    prev = row
-  }
-  return prev[b.length]!
 }
 
 /** The known key closest to an unknown one, ignoring case, dashes and underscores; undefined if none is close. */

@@ -2,10 +2,10 @@
 // or in the project folder (shared/user-edits.ts, shared/todo-file.ts), and reports what happened for the
 // model turn the host starts after it.
 
-import { COMMAND_USAGE, parseCommand } from "../core/list/command.ts"
+import { COMMAND_USAGE, parseCommand, unchangedText } from "../core/list/command.ts"
 import { renderMarkdown } from "../core/list/markdown.ts"
 import type { Limits, TodoList } from "../core/list/types.ts"
-import { PLUGIN_ID } from "../core/list/words.ts"
+import { PLUGIN_ID, quote } from "../core/list/words.ts"
 import { formatList } from "../core/model/format.ts"
 import type { CommandReport } from "../core/model/prompts.ts"
 import { exportList, readImport } from "../shared/todo-file.ts"
@@ -85,6 +85,8 @@ export async function runCommand(
     }
     case "ops": {
       const out = await runUserOps(store, session, plan.ops, limits, "none", at, mark)
+      if (out.ok && out.diff.lines.length === 0)
+        return unchanged({ unchanged: unchangedText(plan.ops, out.list, quote) })
       const report: CommandReport = out.ok
         ? {
             lines: out.diff.lines,

@@ -4,7 +4,9 @@
 // store, and the toast the core words (src/core/view/dialog.ts). Also the two guards every dialog step
 // runs under.
 
+import { unchangedText } from "../core/list/command.ts"
 import type { Op } from "../core/list/types.ts"
+import { preview } from "../core/list/words.ts"
 import { changeToast } from "../core/view/dialog.ts"
 import { type EditOutcome, replaceFromMarkdown, runUserOps } from "../shared/user-edits.ts"
 import type { Shell } from "./list-source.ts"
@@ -29,7 +31,15 @@ export function safely(shell: Shell, step: Promise<void> | void): void {
   })
 }
 
-async function report(shell: Shell, session: string, outcome: EditOutcome, headline?: string): Promise<void> {
+/** The toast's first line: given, or worked out from the outcome (why a verb changed nothing). */
+type Headline = string | ((outcome: EditOutcome & { ok: true }) => string | undefined)
+
+async function report(
+  shell: Shell,
+  session: string,
+  outcome: EditOutcome,
+  headline?: Headline,
+): Promise<void> {
   shell.source.refresh(session, outcome.list)
   if (!outcome.ok) return shell.toast("error", outcome.error)
   const snapshot = await shell.store.read(session)
@@ -38,7 +48,8 @@ async function report(shell: Shell, session: string, outcome: EditOutcome, headl
       "error",
       "The change could not be saved to the todo storage, so it exists only in this TUI and the agent will not see it.",
     )
-  const text = changeToast({ lines: outcome.diff.lines, list: outcome.list, headline })
+  const first = typeof headline === "function" ? headline(outcome) : headline
+  const text = changeToast({ lines: outcome.diff.lines, list: outcome.list, headline: first })
   shell.toast(text.variant, text.message)
 }
 
@@ -46,7 +57,7 @@ async function change(
   shell: Shell,
   session: string,
   run: () => Promise<EditOutcome>,
-  headline?: string,
+  headline?: Headline,
 ): Promise<void> {
   closeDialog(shell)
   const problem = shell.source.editProblem()
@@ -58,10 +69,21 @@ async function change(
   }
 }
 
-/** Runs ops the user chose; the toast lists what changed (no headline: the diff says it). */
+/**
+ * Runs ops the user chose; the toast lists what changed, or, when nothing did, names each verb and
+ * what it addressed and why (`start "X": it is already in progress`).
+ */
 export function applyOps(shell: Shell, session: string, ops: readonly Op[]): Promise<void> {
   const at = shell.source.anchorOf(session)
-  return change(shell, session, () => runUserOps(shell.store, session, ops, shell.limits, "record", at))
+  return change(
+    shell,
+    session,
+    () => runUserOps(shell.store, session, ops, shell.limits, "record", at),
+    (outcome) =>
+      outcome.diff.lines.length === 0
+        ? unchangedText(ops, outcome.list, (text) => `"${preview(text, 40)}"`).join("\n")
+        : undefined,
+  )
 }
 
 /**

@@ -1,12 +1,15 @@
 import { describe, expect, it, test } from "vitest"
 import {
   COMMAND_DESCRIPTION,
+  COMMAND_USAGE,
+  nearestVerb,
   parseCommand,
   resolveTarget,
   TYPED_HELP,
   todoArguments,
   tokenize,
   typedError,
+  unchangedText,
 } from "../../src/core/list/command.ts"
 import type { TodoList } from "../../src/core/list/types.ts"
 
@@ -261,6 +264,60 @@ describe("parseCommand", () => {
       expect(result.error.split("\n")[0]).toBe('Unknown /todo verb "finish".')
       expect(result.error).toContain("/todo append")
     }
+  })
+
+  it("suggests the nearest verb for a typo, and none for a word far from every verb", () => {
+    const typo = parseCommand("dnoe Wire CLI", list)
+    expect(!typo.ok && typo.error.split("\n")[0]).toBe('Unknown /todo verb "dnoe". Did you mean /todo done?')
+    expect(nearestVerb("strat")).toBe("start")
+    expect(nearestVerb("unblok")).toBe("unblock")
+    expect(nearestVerb("expotr")).toBe("export")
+    expect(nearestVerb("finish")).toBeUndefined()
+    expect(nearestVerb("x".repeat(100_000))).toBeUndefined()
+    const far = parseCommand("finish all", list)
+    expect(!far.ok && far.error.split("\n")[0]).toBe('Unknown /todo verb "finish".')
+  })
+
+  it("lists the aliases in the usage and the TUI's help", () => {
+    expect(parseCommand("add Tidy up", list)).toMatchObject({
+      ok: true,
+      value: { kind: "ops", verb: "append" },
+    })
+    expect(COMMAND_USAGE).toMatch(/add = append/)
+    expect(TYPED_HELP).toMatch(/add = append/)
+    for (const alias of ["view", "list"]) {
+      expect(parseCommand(alias, list)).toEqual({ ok: true, value: { kind: "show" } })
+      expect(COMMAND_USAGE).toContain(alias)
+      expect(TYPED_HELP).toContain(alias)
+    }
+  })
+})
+
+describe("a verb that changes nothing", () => {
+  const q = (text: string) => `"${text}"`
+  const mixed: TodoList = [
+    {
+      name: "Port",
+      tasks: [
+        { text: "Port credential store", status: "in_progress" },
+        { text: "Old shim", status: "abandoned" },
+        { text: "Docs", status: "pending" },
+      ],
+    },
+    { name: "Shipped", tasks: [{ text: "Tag v1", status: "completed" }] },
+  ]
+  const run = (typed: string) => {
+    const plan = parseCommand(typed, mixed)
+    if (!plan.ok || plan.value.kind !== "ops") throw new Error(`not ops: ${typed}`)
+    return unchangedText(plan.value.ops, mixed, q)
+  }
+
+  it("names the verb, the task it addressed and why", () => {
+    expect(run("start credential")).toEqual(['start "Port credential store": it is already in progress'])
+    expect(run("drop Old shim")).toEqual(['drop "Old shim": it is already dropped'])
+    expect(run("unblock Docs")).toEqual(['unblock "Docs": it is not blocked (it is pending)'])
+    expect(run("rename Docs -- Docs")).toEqual(['rename "Docs": it already has that text'])
+    expect(run("done Shipped")).toEqual(['done phase "Shipped": nothing in it to change'])
   })
 })
 

@@ -197,6 +197,9 @@ describe("injected texts", () => {
     expect(ALL_INJECTED.commandError).toBe(
       `${MARKER}\nThe user's /todo command failed; nothing changed. Error: No task "Foo".\n${ack}`,
     )
+    expect(commandReplyText({ unchanged: ['start "Port store": it is already in progress'] })).toBe(
+      `${MARKER}\nThe user's /todo command changed nothing:\n  start "Port store": it is already in progress\n${ack}`,
+    )
     expect(commandReplyText({ lines: ['removed "X"'], removed: ["X"] })).toContain(
       'Do not recreate removed tasks ("X").',
     )

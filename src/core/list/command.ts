@@ -5,7 +5,7 @@
 import { appendPhase, clean, eachTask } from "./queries.ts"
 import { fail, ok, type Result } from "./result.ts"
 import { OPEN, type Op, type Target, type TaskStatus, type TodoList } from "./types.ts"
-import { quotePreview } from "./words.ts"
+import { editDistance, quotePreview, STATUS_WORDS } from "./words.ts"
 
 export type CommandPlan =
   | { readonly kind: "show" }
@@ -30,7 +30,48 @@ export const COMMAND_USAGE = [
   "/todo rename <task|phase> -- <new> give a task or a phase a new text",
   "/todo unblock <task|phase>         blocked back to pending",
   "/todo rm [task|phase]              remove a task, a phase, or everything",
+  "Aliases: add = append; show, view, list = /todo",
 ].join("\n")
+
+/** Every verb parseCommand knows, aliases included: what a mistyped verb is matched against. */
+export const VERBS = [
+  "show",
+  "view",
+  "list",
+  "help",
+  "copy",
+  "edit",
+  "export",
+  "import",
+  "append",
+  "add",
+  "rename",
+  "start",
+  "done",
+  "rm",
+  "unblock",
+  "drop",
+  "block",
+] as const
+
+const LONGEST_VERB = Math.max(...VERBS.map((verb) => verb.length))
+
+/**
+ * The verb a mistyped one most likely meant: the nearest by edit distance, if it is within a third of
+ * the verb's length (at least one edit) and no other verb is as near; else undefined.
+ */
+export function nearestVerb(typed: string): string | undefined {
+  const word = typed.toLowerCase()
+  // No verb is within reach of a much longer word; a pasted paragraph is not searched.
+  if (word.length > LONGEST_VERB + 2) return undefined
+  const ranked = VERBS.map((verb) => ({ verb, distance: editDistance(word, verb) })).sort(
+    (x, y) => x.distance - y.distance,
+  )
+  const [best, next] = ranked
+  if (!best || best.distance === 0) return undefined
+  if (best.distance > Math.max(1, Math.floor(best.verb.length / 3))) return undefined
+  return next && next.distance === best.distance ? undefined : best.verb
+}
 
 interface Word {
   readonly text: string
@@ -231,8 +272,11 @@ export function parseCommand(input: string, list: TodoList): Result<CommandPlan>
         : { op: verb, target: resolved.value }
       return ok({ kind: "ops", verb, ops: [op] })
     }
-    default:
-      return fail(`Unknown /todo verb ${quotePreview(verb, 30)}.\n${COMMAND_USAGE}`)
+    default: {
+      const near = nearestVerb(verb)
+      const hint = near ? ` Did you mean /todo ${near}?` : ""
+      return fail(`Unknown /todo verb ${quotePreview(verb, 30)}.${hint}\n${COMMAND_USAGE}`)
+    }
   }
 }
 
@@ -250,7 +294,41 @@ export const TYPED_HELP = [
   '/todo append ["phase"] <task>',
   "/todo edit | copy",
   "/todo export|import [path]",
+  "add = append; view, list = /todo",
 ].join("\n")
+
+/**
+ * Why a typed op changed nothing, read from the list it ran on: "it is already in progress", "it is
+ * not blocked (it is pending)", "nothing in it to change" (a phase, the whole list).
+ */
+export function unchangedReason(op: Op, list: TodoList): string {
+  if (!("target" in op)) return "nothing to change"
+  const target = op.target
+  if (target.kind !== "task") return "nothing in it to change"
+  const task = [...eachTask(list)].find((hit) => hit.task.text === target.text)?.task
+  if (!task) return "no such task"
+  if (op.op === "rename") return "it already has that text"
+  if (op.op === "unblock" && task.status !== "blocked")
+    return `it is not blocked (it is ${STATUS_WORDS[task.status]})`
+  if (op.op === "block" && task.status === "blocked") return "it is already blocked, for that reason"
+  return `it is already ${STATUS_WORDS[task.status]}`
+}
+
+/**
+ * What a typed op addressed, as the user typed it: `start "Port credential store"`, `done phase "Build"`,
+ * `drop everything`. `q` quotes a name for where the text goes (a toast, the model).
+ */
+export function opSubject(op: Op, q: (text: string) => string): string {
+  if (!("target" in op)) return op.op === "append" ? `append to ${q(op.phase ?? "")}` : op.op
+  const target = op.target
+  if (target.kind === "all") return `${op.op} everything`
+  return target.kind === "phase" ? `${op.op} phase ${q(target.name)}` : `${op.op} ${q(target.text)}`
+}
+
+/** Each typed op that changed nothing, with why: `start "Port credential store": it is already in progress`. */
+export function unchangedText(ops: readonly Op[], list: TodoList, q: (text: string) => string): string[] {
+  return ops.map((op) => `${opSubject(op, q)}: ${unchangedReason(op, list)}`)
+}
 
 /**
  * The text after `/todo` when a prompt line is a /todo command (the name, then whitespace or the end),

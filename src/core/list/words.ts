@@ -219,6 +219,27 @@ export function quotePreview(text: string, max = 60): string {
   return quote(flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`)
 }
 
+/**
+ * Edits between two words (insert, delete, replace, or swap two neighbours: `dnoe` is one from `done`),
+ * for did-you-mean suggestions. O(a·b) time, three rows of memory.
+ */
+export function editDistance(a: string, b: string): number {
+  let before = Array.from({ length: b.length + 1 }, () => 0)
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i]
+    for (let j = 1; j <= b.length; j++) {
+      let best = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, before[j - 2]! + 1)
+      row.push(best)
+    }
+    before = prev
+    prev = row
+  }
+  return prev[b.length]!
+}
+
 /** Shortens text to one line of at most `max` characters, so a runaway input cannot flood a message. */
 export function preview(text: string, max = 60): string {
   const flat = neutralize(text.replace(/[\r\n]+/g, " "))

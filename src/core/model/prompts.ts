@@ -171,6 +171,8 @@ export interface CommandReport {
   readonly action?: string
   /** Text the command produced, printed verbatim under the first line (the list, the usage, what an export wrote). */
   readonly output?: string
+  /** A verb that changed nothing: what it addressed and why, e.g. `start "X": it is already in progress`. */
+  readonly unchanged?: readonly string[]
   /** The command failed with this message; nothing changed. */
   readonly error?: string
   /** The list after the change, when the model should see it. */
@@ -186,7 +188,10 @@ export function commandReplyText(report: CommandReport): string {
   const changes = report.lines ?? []
   if (report.error !== undefined)
     lines.push(`The user's /todo command failed; nothing changed. Error: ${report.error}`)
-  else if (changes.length > 0) {
+  else if (report.unchanged !== undefined && report.unchanged.length > 0 && changes.length === 0) {
+    lines.push("The user's /todo command changed nothing:")
+    for (const line of report.unchanged) lines.push(`  ${line}`)
+  } else if (changes.length > 0) {
     lines.push("The user changed the todo list with /todo:")
     for (const line of changes) lines.push(`  ${line}`)
     const recreate = doNotRecreate(report.removed ?? [], report.removedPhases ?? [])
