@@ -1,4 +1,4 @@
-// What the model is told about the tool against what the README's tool table promises: every op, every
+// What the model is told about the tool against what the tool table of docs/tool.md promises: every op, every
 // field and every rule is stated in the tool description or the argument schema, once, and nothing more
 // rides on every request than the goals allow.
 
@@ -11,7 +11,7 @@ import { TOOL_DESCRIPTION } from "../../src/core/model/prompts.ts"
 import { toolArgs } from "../../src/server/todo-tool.ts"
 
 const ROOT = join(__dirname, "..", "..")
-const README = readFileSync(join(ROOT, "README.md"), "utf8")
+const README = readFileSync(join(ROOT, "docs", "tool.md"), "utf8")
 const SKILL = readFileSync(join(ROOT, "skills", "todo-discipline", "SKILL.md"), "utf8")
 const SCHEMA = JSON.stringify(z.toJSONSchema(z.object(toolArgs), { io: "input" }))
 
