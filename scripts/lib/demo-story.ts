@@ -352,8 +352,8 @@ export function closingLines(figures: Figures): string[] {
   lines.push(
     "",
     `${LABELS.next} npm run install-plugin`,
-    `${INDENT}It lists this plugin in your OpenCode config (see Install in the README); restart`,
-    `${INDENT}OpenCode and your sessions get the todo tool, /todo and the sidebar.`,
+    `${INDENT}lists this plugin in your OpenCode config (README, Install). Restart OpenCode`,
+    `${INDENT}and your sessions get the todo tool, /todo and the sidebar.`,
   )
   return lines.flatMap((line) => wrapLine(line))
 }
