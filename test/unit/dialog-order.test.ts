@@ -57,7 +57,7 @@ describe("the dialog opens at the work", () => {
     const options = mainOptions(laterWork)
     const folded = options.filter((o) => o.category === FOLDED_CATEGORY)
     expect(folded.map((o) => [o.title, o.value])).toEqual([
-      ["▸ Design 3/3", { kind: "phase", name: "Design" }],
+      ["▸ Design 2/2", { kind: "phase", name: "Design" }],
       ["▸ Build 2/2", { kind: "phase", name: "Build" }],
     ])
     expect(options.some((o) => o.value.kind === "task" && o.value.text === "Sketch the model")).toBe(false)
@@ -66,7 +66,7 @@ describe("the dialog opens at the work", () => {
 
   it("a chosen folded phase is listed whole, and the cursor goes to its first task", () => {
     const options = mainOptions(laterWork, ["Design"])
-    const design = options.filter((o) => o.category === "Design 3/3").map((o) => o.title)
+    const design = options.filter((o) => o.category === "Design 2/2").map((o) => o.title)
     expect(design).toEqual(["✓ Sketch the model", "✓ Write the parser", "✗ Old idea"])
     expect(options.filter((o) => o.category === FOLDED_CATEGORY).map((o) => o.title)).toEqual(["▸ Build 2/2"])
     expect(unfoldedFocus(laterWork, "Design")).toEqual({ kind: "task", text: "Sketch the model" })
