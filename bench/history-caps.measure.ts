@@ -2,8 +2,14 @@
 // (HISTORY_CAPS: a history line of 4 MB, spans of MAX_SPAN_ENTRIES steps over lists of 2,200 rows, every
 // step a splice that moves the whole list), and the cost of a restart's first hook on a session with 1,000
 // recorded changes (the server reads the record and asks the host where it stands, core/history/effect.ts).
-// Target: reading the largest record, its fastest batch, stays under MAX_STALL_MS.
+// The stall is what the host feels: the longest stretch the event loop did not turn while the store read (or
+// wrote) the record, seen by a ticker scheduled with setImmediate. Target: its fastest batch stays under
+// MAX_STALL_MS, reading and writing (a read parses the history one span at a time, store/record.ts; a write
+// joins the spans' kept texts, store/history-text.ts).
 
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { expect, it } from "vitest"
 import { STORED_LIMITS } from "../src/core/config.ts"
 import { inEffect } from "../src/core/history/effect.ts"
@@ -11,17 +17,24 @@ import { decodeHistory, HISTORY_CAPS, listAt, stateAtCall } from "../src/core/hi
 import { MAX_SPAN_ENTRIES } from "../src/core/history/spans.ts"
 import { parseSnapshot } from "../src/core/list/parse.ts"
 import type { TodoList } from "../src/core/list/types.ts"
+import { fileName } from "../src/store/files.ts"
 import { decodeRecord, encodeRecord } from "../src/store/record.ts"
+import { createStore } from "../src/store/store.ts"
 import { historySession } from "../test/fixtures/history-session.ts"
 import { startHost } from "../test/fixtures/host.ts"
 import { formatNs, measure, record, SHORT } from "./lib.ts"
 
 const MAX_STALL_MS = 50
-// The goal above is not met yet: nearly all of the stall is JSON.parse of the 4 MB record text in one go
-// (about 120 ms at load 10 on the 2-core machine), which only a record read in pieces can cut. CI's short run
-// holds the stall under this regression bound instead, with headroom for a loaded machine; the full run
-// (`npm run bench`) asserts the goal and fails until it is met.
-const CI_STALL_BOUND_MS = 500
+// CI's short run holds a bound load cannot fail by itself: in each batch the record is also decoded in one go
+// (the whole JSON.parse a read cost before it parsed in pieces), and the worst stall's fastest batch must stay
+// under a share of that one's fastest batch. A read that went back to one big step fails it on any machine (its
+// stall is at least that step), and so does a write that parses and stringifies the record whole (about 1.5
+// times that step); load slows both alike. At load 10 to 12 on the shared 2-core machine the read's share was
+// 0.2 to 0.6 and the write's 0.5 to 0.9: a loaded machine makes the process wait for a core in some turn of most
+// batches, and a write has twice as many turns. Test/unit/history-text.test.ts holds the write to the spans that
+// changed. The full run (`npm run bench`) asserts the goal itself.
+const READ_SHARE = 0.8
+const WRITE_SHARE = 1.2
 
 /** The largest record the caps allow: spans of splice steps over 2,200-row lists, up to the history cap. */
 function largestRecord(): { text: string; list: TodoList; firstMessage: string } {
@@ -57,6 +70,69 @@ function largestRecord(): { text: string; list: TodoList; firstMessage: string }
   return { text, list, firstMessage: "msg_00000002" }
 }
 
+/** The longest the event loop went without turning while `run` ran, in ns (a setImmediate ticker watches). */
+async function worstStall(run: () => Promise<unknown>): Promise<number> {
+  let worst = 0
+  let last = process.hrtime.bigint()
+  let on = true
+  const tick = () => {
+    const now = process.hrtime.bigint()
+    worst = Math.max(worst, Number(now - last))
+    last = now
+    if (on) setImmediate(tick)
+  }
+  setImmediate(tick)
+  await run()
+  on = false
+  worst = Math.max(worst, Number(process.hrtime.bigint() - last))
+  return worst
+}
+
+/** Per batch, a new store reads the record, then another changes its list; the worst stall of each, per batch. */
+async function storeStalls(text: string, session: string, batches: number) {
+  const dir = mkdtempSync(join(tmpdir(), "todo-caps-"))
+  const file = join(dir, fileName(session))
+  const parse = (raw: unknown) => parseSnapshot(raw, STORED_LIMITS)
+  const fresh = () => createStore({ dir, parse, warn: () => {} })
+  const reads: number[] = []
+  const writes: number[] = []
+  const wholes: number[] = []
+  try {
+    for (let b = 0; b < batches + 1; b++) {
+      const t0 = process.hrtime.bigint()
+      decodeRecord(text, session, parse)
+      const whole = Number(process.hrtime.bigint() - t0)
+      writeFileSync(file, text)
+      const read = await worstStall(() => fresh().read(session))
+      writeFileSync(file, text)
+      const store = fresh()
+      const write = await worstStall(() =>
+        store.update(session, (current) => ({
+          next: {
+            ...current,
+            list: current.list.map((p, i) => (i === 0 ? { ...p, name: `Renamed ${b}` } : p)),
+          },
+        })),
+      )
+      // The first batch warms the JIT up.
+      if (b === 0) continue
+      reads.push(read)
+      writes.push(write)
+      wholes.push(whole)
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  const at = (runs: number[]) => {
+    const sorted = [...runs].sort((a, b) => a - b)
+    return { minNs: sorted[0]!, medianNs: sorted[Math.floor(runs.length / 2)]! }
+  }
+  return { read: at(reads), write: at(writes), whole: at(wholes) }
+}
+
+import { writeFileSync as wf } from "node:fs"
+
+wf("/tmp/big.json", largestRecord().text)
 it("measures the worst stall on the largest record the caps allow (goal: 50 ms)", async () => {
   const big = largestRecord()
   const parse = (raw: unknown) => parseSnapshot(raw, STORED_LIMITS)
@@ -65,10 +141,8 @@ it("measures the worst stall on the largest record the caps allow (goal: 50 ms)"
   if (decoded.kind !== "ok") return
   expect(decoded.warning).toBeUndefined()
   const history = decoded.snap.history!
-  const read = measure(() => decodeRecord(big.text, "ses_caps", parse), {
-    batches: SHORT ? 5 : 15,
-    perBatch: 1,
-  })
+  const stalls = await storeStalls(big.text, "ses_caps", SHORT ? 11 : 15)
+  const whole = stalls.whole
   const raw = JSON.parse(big.text).history
   const replayOnly = measure(() => decodeHistory(raw, big.list), { batches: SHORT ? 5 : 15, perBatch: 1 })
   const far = measure(() => listAt(history, { message: big.firstMessage }), { batches: 15, perBatch: 1 })
@@ -115,13 +189,23 @@ it("measures the worst stall on the largest record the caps allow (goal: 50 ms)"
   record("history-caps", [
     {
       title: "Stored history at its caps: the worst stall",
-      note: `The largest record the caps allow: ${mb} MB, ${JSON.parse(big.text).history.spans.length} spans of ${MAX_SPAN_ENTRIES} splice steps over ${HISTORY_CAPS.rows}-row lists. Fastest batch (median); the gate is ${MAX_STALL_MS} ms on the fastest batch of reading the record.`,
+      note: `The largest record the caps allow: ${mb} MB, ${JSON.parse(big.text).history.spans.length} spans of ${MAX_SPAN_ENTRIES} splice steps over ${HISTORY_CAPS.rows}-row lists. Fastest batch (median); the goal is ${MAX_STALL_MS} ms on the fastest batch of the worst stall of a store's read and write (CI: under ${READ_SHARE} and ${WRITE_SHARE} times the one-go decode's fastest batch, measured in the same batches). The rows below them are synchronous steps, for scale: the whole record decoded in one go is what a read cost before it parsed the history in pieces.`,
       columns: ["step", "fastest", "median"],
       rows: [
         [
-          "read the record (parse, check every span, replay the newest)",
-          formatNs(read.minNs),
-          formatNs(read.medianNs),
+          "worst stall: a new store reads the record",
+          formatNs(stalls.read.minNs),
+          formatNs(stalls.read.medianNs),
+        ],
+        [
+          "worst stall: a new store changes the list (read, write)",
+          formatNs(stalls.write.minNs),
+          formatNs(stalls.write.medianNs),
+        ],
+        [
+          "the whole record decoded in one go (parse, check every span, replay the newest)",
+          formatNs(whole.minNs),
+          formatNs(whole.medianNs),
         ],
         [
           "read its history alone (parsed already)",
@@ -144,5 +228,6 @@ it("measures the worst stall on the largest record the caps allow (goal: 50 ms)"
       rows: [["first hook after a restart", formatNs(hookTimes[0]!), formatNs(hookMedian)]],
     },
   ])
-  expect(read.minNs / 1e6).toBeLessThan(SHORT ? CI_STALL_BOUND_MS : MAX_STALL_MS)
+  expect(stalls.read.minNs / 1e6).toBeLessThan(SHORT ? (READ_SHARE * whole.minNs) / 1e6 : MAX_STALL_MS)
+  expect(stalls.write.minNs / 1e6).toBeLessThan(SHORT ? (WRITE_SHARE * whole.minNs) / 1e6 : MAX_STALL_MS)
 })

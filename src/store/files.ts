@@ -46,12 +46,14 @@ export const TEMP_SUFFIX = /^(?:\.lock(?:\.break)?)?\.(\d+)\.\d+-[0-9a-f]+\.tmp$
 export async function writeNew(
   fs: Fs,
   path: string,
-  text: string | Uint8Array,
+  text: string | Uint8Array | readonly string[],
   sync: boolean,
 ): Promise<void> {
   const handle = await fs.open(path, "wx")
   try {
-    await handle.writeFile(text, "utf8")
+    // Pieces are written one after another, so a big record never becomes one string or one buffer at once.
+    if (typeof text === "string" || text instanceof Uint8Array) await handle.writeFile(text, "utf8")
+    else for (const piece of text) await handle.writeFile(piece, "utf8")
     if (sync) await handle.sync()
   } finally {
     await handle.close()
@@ -66,7 +68,7 @@ export async function writeNew(
 export async function writeAtomic(
   fs: Fs,
   path: string,
-  text: string,
+  text: string | readonly string[],
   fence: () => Promise<boolean> = async () => true,
 ): Promise<"written" | "lost"> {
   const temp = tempName(path)

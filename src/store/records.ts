@@ -3,7 +3,7 @@
 // corrupt or disappears is replaced with, see recovery.ts). A read that fails is a value, never a throw.
 
 import { errorCode, type Fs } from "./files.ts"
-import { type Decoded, decodeRecord, type Parse, type Snapshot } from "./record.ts"
+import { type Decoded, decodeRecordInPieces, type Parse, type Snapshot } from "./record.ts"
 import { sessionLabel, type Warnings } from "./warnings.ts"
 
 export type Loaded =
@@ -28,6 +28,9 @@ const DECODED_KEPT = 8
  * whose record turns corrupt or disappears after it left this cache cannot be saved again by this process.
  */
 export const GOOD_KEPT = 32
+
+/** Lets the host's other work run between the pieces of a big record's read (decodeRecordInPieces). */
+const pause = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /** Sets `key` as the newest entry of `map`, dropping the oldest beyond `size`. */
 function keepNewest<V>(map: Map<string, V>, size: number, key: string, value: V): void {
@@ -64,7 +67,7 @@ export function createRecords(options: {
         if (known.decoded.kind === "ok") remember(session, known.decoded.snap)
         return known.decoded
       }
-      const decoded = decodeRecord(text, session, parse)
+      const decoded = await decodeRecordInPieces(text, session, parse, pause)
       keepNewest(decodedTexts, DECODED_KEPT, session, { text, decoded })
       if (decoded.kind === "ok") remember(session, decoded.snap)
       if (decoded.kind === "ok" && decoded.warning !== undefined)

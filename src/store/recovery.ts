@@ -5,7 +5,7 @@
 import { basename } from "node:path"
 import { type Fs, keepAside, moveAside, writeAtomic } from "./files.ts"
 import type { Memory } from "./memory.ts"
-import { EMPTY, encodeRecord, historyOf, type Snapshot } from "./record.ts"
+import { EMPTY, encodeRecordPieces, historyOf, type Snapshot } from "./record.ts"
 import type { Records } from "./records.ts"
 import { sessionLabel, type Warnings } from "./warnings.ts"
 
@@ -117,7 +117,7 @@ export function createRecovery(deps: {
       edits: known.edits,
       persisted: true,
     }
-    if ((await writeAtomic(fs, file(session), encodeRecord(session, restored), fence)) === "lost")
+    if ((await writeAtomic(fs, file(session), encodeRecordPieces(session, restored), fence)) === "lost")
       return "lost"
     records.remember(session, restored)
     memory.rejoined(session, true)

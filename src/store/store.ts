@@ -13,7 +13,7 @@ import { describeError, type Fs, fileName, writeAtomic } from "./files.ts"
 import { type Acquired, createLocks } from "./lock.ts"
 import { createMemory } from "./memory.ts"
 import { createQueue } from "./queue.ts"
-import { EMPTY, encodeRecord, nextSnapshot, type Parse, type Snapshot } from "./record.ts"
+import { EMPTY, encodeRecordPieces, nextSnapshot, type Parse, type Snapshot } from "./record.ts"
 import { createRecords } from "./records.ts"
 import { createRecovery } from "./recovery.ts"
 import { createWarnings, sessionLabel } from "./warnings.ts"
@@ -142,7 +142,7 @@ export function createStore(options: StoreOptions): Store {
       return { snapshot: base, value }
     }
     try {
-      if ((await writeAtomic(fs, file(session), encodeRecord(session, next), lock.holds)) === "lost")
+      if ((await writeAtomic(fs, file(session), encodeRecordPieces(session, next), lock.holds)) === "lost")
         return "lost"
       records.remember(session, next)
     } catch (error) {

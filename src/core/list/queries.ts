@@ -126,7 +126,7 @@ export function looksLikeId(text: string): boolean {
  */
 export function checkText(text: string, what: string, limits: Limits, quoted = true): string | undefined {
   const named = quoted ? `${what} ${quotePreview(text)}` : what
-  const shape = checkShape(text, what, named, limits)
+  const shape = checkShape(text, what, () => named, limits)
   if (shape) return shape
   const hostile = hostileText(text)
   return hostile ? `${named} ${hostile}.` : undefined
@@ -136,16 +136,17 @@ export function checkText(text: string, what: string, limits: Limits, quoted = t
  * The rules every stored text keeps. The character rule is left out on purpose: it guards new text, and a record
  * saved before it must still load and still take ops (its text is neutralised wherever it is shown).
  */
-function checkShape(text: string, what: string, named: string, limits: Limits): string | undefined {
+function checkShape(text: string, what: string, named: () => string, limits: Limits): string | undefined {
   if (text.length === 0) return `${what} is empty; give it a short description.`
-  if (/[\r\n]/.test(text)) return `${named} spans several lines; keep it to one line.`
+  if (/[\r\n]/.test(text)) return `${named()} spans several lines; keep it to one line.`
   if (text.length > limits.maxTaskChars)
-    return `${named} is ${text.length} characters; the limit is ${limits.maxTaskChars}. Shorten it.`
+    return `${named()} is ${text.length} characters; the limit is ${limits.maxTaskChars}. Shorten it.`
   return undefined
 }
 
+// The name is quoted only for an error: quoting a text costs more than checking it, on every text of a list.
 function checkStored(text: string, what: string, limits: Limits): string | undefined {
-  return checkShape(text, what, `${what} ${quotePreview(text)}`, limits)
+  return checkShape(text, what, () => `${what} ${quotePreview(text)}`, limits)
 }
 
 /**
