@@ -8,7 +8,13 @@ import { limitsOf } from "../core/config.ts"
 import { CARRIED_LIST_VERSION, COMMAND_PART_KEY } from "../core/list/carried.ts"
 import { COMMAND_DESCRIPTION } from "../core/list/command.ts"
 import { TODO_TOOL } from "../core/list/words.ts"
-import { type PromptFamily, steeringOn, steerSystemPrompt } from "../core/model/host-prompt.ts"
+import {
+  HOST_TODO_TOOL,
+  hostTodoToolHidden,
+  type PromptFamily,
+  steeringOn,
+  steerSystemPrompt,
+} from "../core/model/host-prompt.ts"
 import { commandReplyText } from "../core/model/prompts.ts"
 import { agentRulesSource } from "./agent-rules.ts"
 import {
@@ -66,11 +72,11 @@ export const server: Plugin = async (input, options) => {
       }
       c.skills = { ...(c.skills ?? {}), paths: [...(c.skills?.paths ?? []), SKILLS_DIR] }
       // The host drops a tool whose last matching permission rule is a deny.
-      if (!config.keepTodowrite) {
+      if (hostTodoToolHidden(config)) {
         const permission = c.permission
         if (permission === undefined || (typeof permission === "object" && permission !== null))
-          c.permission = { ...((permission as object) ?? {}), todowrite: "deny" }
-        else if (typeof permission === "string") c.permission = { "*": permission, todowrite: "deny" }
+          c.permission = { ...((permission as object) ?? {}), [HOST_TODO_TOOL]: "deny" }
+        else if (typeof permission === "string") c.permission = { "*": permission, [HOST_TODO_TOOL]: "deny" }
       }
     }),
 

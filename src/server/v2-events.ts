@@ -353,3 +353,23 @@ export function injectV2(messages: unknown[], notice: string): void {
     messages.push(fresh)
   }
 }
+
+/** What a per-request session hook's event is for: the agent's own turn, the summarizer's request, or an aside. */
+export type V2RequestRole = "primary" | "summarizer" | "aside"
+
+/**
+ * The role of a request-shaped hook event. Where the host names it (`kind`: "primary" | "compaction" | "title" |
+ * "generate", packages/plugin/src/promise/session.ts@03545fd3) that decides, and a kind not known here is an aside
+ * (nothing of ours goes into a request we cannot place). Without a kind (session.ts@ee2e318e: one `context` hook for
+ * loop steps, compaction summaries and generation) the host's hidden agents tell: `compaction` is the summarizer,
+ * `title` and `summary` are asides (their names on 1.18; on 2 read, not run).
+ */
+export function v2RequestRole(event: Record<string, unknown>): V2RequestRole {
+  const kind = event.kind
+  if (typeof kind === "string") {
+    if (kind === "primary") return "primary"
+    return kind === "compaction" ? "summarizer" : "aside"
+  }
+  if (event.agent === "compaction") return "summarizer"
+  return event.agent === "title" || event.agent === "summary" ? "aside" : "primary"
+}

@@ -13,7 +13,11 @@
 //
 // Host facts (anomalyco/opencode, read, not run; the pinned @opencode-ai/plugin 1.18.33 types lack these domains):
 // - Session hooks `prompt { sessionID, messageID, prompt }`, `context { sessionID, agent, model, kind, system,
-//   messages, tools }`, `compaction` (the same): packages/plugin/src/promise/session.ts@03545fd3.
+//   messages, tools }`, `compaction` (the same): packages/plugin/src/promise/session.ts@03545fd3. Other versions:
+//   `context` with no `kind` and no `compaction` hook (session.ts@ee2e318e), the per-request hook named `request`
+//   (an earlier runner), a `compaction` hook that carries only the summarizer's prompt; each is followed here.
+// - A request's `tools` is a record by name; a tool deleted there is not offered, and a call to it is refused
+//   (packages/core/src/tool.ts@1001f905 "Preserve session context removal").
 
 import { join } from "node:path"
 import { type Config, limitsOf } from "../core/config.ts"
@@ -22,7 +26,13 @@ import { historyFrom, listForCopy } from "../core/history/history.ts"
 import { COMMAND_DESCRIPTION } from "../core/list/command.ts"
 import { isRecord } from "../core/list/result.ts"
 import { TODO_TOOL } from "../core/list/words.ts"
-import { type PromptFamily, steeringOn, steerSystemPrompt } from "../core/model/host-prompt.ts"
+import {
+  HOST_TODO_TOOL,
+  hostTodoToolHidden,
+  type PromptFamily,
+  steeringOn,
+  steerSystemPrompt,
+} from "../core/model/host-prompt.ts"
 import { isPluginText } from "../core/model/prompts.ts"
 import { TODO_RPC } from "../shared/v2-rpc.ts"
 import { historyOf } from "../store/record.ts"
@@ -47,6 +57,7 @@ import {
   syntheticMessageId,
   v2AgentRules,
   v2History,
+  v2RequestRole,
 } from "./v2-events.ts"
 import { v2HostPort } from "./v2-host-port.ts"
 import { type EmitRpc, readSkill, rpcHandlers, todoCommand, todoToolInfo } from "./v2-registry.ts"
@@ -133,11 +144,28 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
   else lacks("plugin RPC", "the TUI gets no toasts or replies from the server")
 
   await register("a tool registry", "no todo tool", () =>
-    (ctx.tool!.transform as Fn)(((editor: { add?: Fn }) => {
+    (ctx.tool!.transform as Fn)(((editor: { add?: Fn; get?: Fn; list?: Fn; remove?: Fn }) => {
       if (!fn(editor?.add)) return lacks("a tool editor with add()", "no todo tool")
       editor.add(todoToolInfo(runtime) as never)
+      if (hostTodoToolHidden(config)) hideHostTodoToolIn(editor)
     }) as never),
   )
+
+  /**
+   * Some builds register the host's own `todowrite` as a core tool plugin (packages/core/src/tool/todowrite.ts
+   * @1b57c71e, listed in packages/core/src/plugin/internal.ts before any user plugin; 2.x releases have none). The
+   * editor sees the tools registered before ours (transforms replay in order, packages/core/src/state.ts@0ffa6d72),
+   * so it goes here; one registered later leaves each request in the per-request hook instead.
+   */
+  function hideHostTodoToolIn(editor: { get?: Fn; list?: Fn; remove?: Fn }): void {
+    const listed = fn(editor.list) ? editor.list() : undefined
+    const present = fn(editor.get)
+      ? editor.get(HOST_TODO_TOOL as never) !== undefined
+      : Array.isArray(listed) && listed.some((t) => isRecord(t) && (t.id ?? t.name) === HOST_TODO_TOOL)
+    if (!present) return
+    if (fn(editor.remove)) editor.remove(HOST_TODO_TOOL as never)
+    else lacks("a tool editor with remove()", `its ${HOST_TODO_TOOL} is taken out of each request instead`)
+  }
 
   const toolHook = ctx.tool?.hook
   if (fn(toolHook))
@@ -240,29 +268,90 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
   /** Prompt families already warned about: each once per process. */
   const warnedFamilies = new Set<PromptFamily>()
 
-  await register("session hooks", "no notices or stubs in requests", () =>
-    hook(
-      "context" as never,
-      (async (event: unknown) => {
-        if (!isRecord(event) || typeof event.sessionID !== "string" || !Array.isArray(event.messages)) return
-        const sessionID = event.sessionID
-        await runtime.guard("context", async () => {
-          if (typeof event.agent === "string") agentOf.set(sessionID, event.agent)
-          // Title and generate requests carry none of it; the summarizer's request goes to the compaction hook.
-          if (event.kind === "title" || event.kind === "generate" || event.kind === "compaction") return
-          // The host leaves out a tool the agent may not call: the notices wait for a request that offers todo.
-          const offered = !isRecord(event.tools) || TODO_TOOL in event.tools
-          steer(event, sessionID, offered)
-          if (!offered) return
-          const messages = event.messages as unknown[]
-          const { stale, inject } = await runtime.request(sessionID, v2History(messages, ours.get(sessionID)))
-          applyV2Stubs(messages, stale)
-          const text = [attached.get(sessionID), inject].filter(Boolean).join("\n\n")
-          if (text) injectV2(messages, text)
-        })()
-      }) as never,
-    ),
-  )
+  // The per-request hook: `context` on the 2.x line (packages/plugin/src/promise/session.ts@03545fd3, @ee2e318e),
+  // `request` in an earlier runner (`hooks.trigger("session", "request", { sessionID, agent, model, system,
+  // messages, tools })`), where a later `request` is the raw HTTP request instead (no messages: not ours). Both are
+  // registered; the first to deliver a request-shaped event is the one followed, so no request is handled twice.
+  let requestHook: string | undefined
+  let requestHooked = 0
+  for (const name of ["context", "request"] as const) {
+    const registered = await registerOptional(name, () =>
+      hook(
+        name as never,
+        (async (event: unknown) => {
+          if (!isRecord(event) || typeof event.sessionID !== "string" || !Array.isArray(event.messages))
+            return
+          requestHook ??= name
+          if (requestHook !== name) return
+          await runtime.guard(name, () => onRequest(event, event.sessionID as string))()
+        }) as never,
+      ),
+    )
+    if (registered) requestHooked++
+  }
+  if (requestHooked === 0) lacks("a per-request session hook", "no notices or stubs in requests")
+
+  /** A session hook only some versions have: one the host refuses is said once, as information. */
+  async function registerOptional(name: string, make: () => unknown): Promise<boolean> {
+    try {
+      const registration = await make()
+      if (isRecord(registration)) registrations.push(registration as Registration)
+      return true
+    } catch (error) {
+      log(
+        "info",
+        `this host has no \`${name}\` session hook (${error instanceof Error ? error.message : String(error)})`,
+      )
+      return false
+    }
+  }
+
+  /** What the compaction hook did for a session's next summarizer request: everything, or its prompt only. */
+  const summarizing = new Map<string, "done" | "prepared">()
+
+  async function onRequest(event: Record<string, unknown>, sessionID: string): Promise<void> {
+    hideHostTodoTool(event.tools)
+    const role = v2RequestRole(event)
+    if (role === "aside") return
+    // The agent of the session's own turn (the host's hidden summarizer agent is not it).
+    if (role === "primary" && typeof event.agent === "string") agentOf.set(sessionID, event.agent)
+    const messages = event.messages as unknown[]
+    if (role === "summarizer") {
+      const done = summarizing.get(sessionID)
+      summarizing.delete(sessionID)
+      // The compaction hook was this request itself: nothing more for it.
+      if (done === "done") return
+      // Without a compaction hook before it, this request is where the summarizer learns the list.
+      if (done === undefined) addForSummarizer(event, await runtime.compacting(sessionID))
+      applyV2Stubs(
+        messages,
+        (await runtime.request(sessionID, v2History(messages, ours.get(sessionID)))).stale,
+      )
+      return
+    }
+    summarizing.delete(sessionID)
+    // The host leaves out a tool the agent may not call: the notices wait for a request that offers todo.
+    const offered = !isRecord(event.tools) || TODO_TOOL in event.tools
+    steer(event, sessionID, offered)
+    if (!offered) return
+    const { stale, inject } = await runtime.request(sessionID, v2History(messages, ours.get(sessionID)))
+    applyV2Stubs(messages, stale)
+    const text = [attached.get(sessionID), inject].filter(Boolean).join("\n\n")
+    if (text) injectV2(messages, text)
+  }
+
+  /** The host's own todo tool, where a build still has one, leaves this request unless keepTodowrite keeps it. */
+  function hideHostTodoTool(tools: unknown): void {
+    if (hostTodoToolHidden(config) && isRecord(tools) && HOST_TODO_TOOL in tools) delete tools[HOST_TODO_TOOL]
+  }
+
+  /** The list for the summarizer: a system part where the event has a system, else its context or prompt text. */
+  function addForSummarizer(event: Record<string, unknown>, text: string): void {
+    if (!text) return
+    if (Array.isArray(event.system)) event.system.push({ type: "text", text })
+    else if (Array.isArray(event.context)) event.context.push(text)
+    else if (typeof event.prompt === "string") event.prompt = `${event.prompt}\n\n${text}`
+  }
 
   /** The host's own todo passages in its system prompt (core/host-prompt.ts, OpenCode 2's table): the first part only. */
   function steer(event: Record<string, unknown>, sessionID: string, offered: boolean): void {
@@ -284,24 +373,30 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
     }
   }
 
-  await register("session hooks", "the summarizer gets no todo context", () =>
+  // The compaction hook: the summarizer's whole request (`{ ...context, result? }`, session.ts@03545fd3), or only
+  // its prompt (`{ sessionID, reason, context: string[], prompt }` in another version), the request itself then
+  // coming through the per-request hook as the compaction agent's.
+  // Without it (session.ts@ee2e318e has none) the summarizer's request is known in the per-request hook instead.
+  await registerOptional("compaction", () =>
     hook(
       "compaction" as never,
       (async (event: unknown) => {
         if (!isRecord(event) || typeof event.sessionID !== "string") return
         const sessionID = event.sessionID
         await runtime.guard("compaction", async () => {
-          const text = await runtime.compacting(sessionID)
-          if (text && Array.isArray(event.system)) event.system.push({ type: "text", text })
-          // This hook is the summarizer's request itself (its own system, messages and tools): the request the
-          // core expects right after the compacting step, which carries nothing else.
-          if (Array.isArray(event.messages)) {
-            const messages = event.messages as unknown[]
-            applyV2Stubs(
-              messages,
-              (await runtime.request(sessionID, v2History(messages, ours.get(sessionID)))).stale,
-            )
+          hideHostTodoTool(event.tools)
+          addForSummarizer(event, await runtime.compacting(sessionID))
+          if (!Array.isArray(event.messages)) {
+            summarizing.set(sessionID, "prepared")
+            return
           }
+          // The request the core expects right after the compacting step, which carries nothing else.
+          const messages = event.messages as unknown[]
+          applyV2Stubs(
+            messages,
+            (await runtime.request(sessionID, v2History(messages, ours.get(sessionID)))).stale,
+          )
+          summarizing.set(sessionID, "done")
         })()
       }) as never,
     ),

@@ -1,7 +1,13 @@
 // OpenCode 2's session info and fork events as the binding decodes them (src/server/v2-events.ts): a fork's source
 // is never taken for a parent, and each of the fork event's shapes names where the fork starts.
 import { describe, expect, test } from "vitest"
-import { decodeV2Event, syntheticMessageId, v2History, v2SessionInfo } from "../../src/server/v2-events.ts"
+import {
+  decodeV2Event,
+  syntheticMessageId,
+  v2History,
+  v2RequestRole,
+  v2SessionInfo,
+} from "../../src/server/v2-events.ts"
 
 describe("v2SessionInfo", () => {
   test("a fork's source, named by the fork event or by the info's own `fork`, is not a parent", () => {
@@ -75,5 +81,23 @@ describe("our synthetic messages", () => {
     expect(history.at(1).parts[0]!.synthetic).toBe(true)
     expect(history.at(2).parts[0]!.synthetic).toBeUndefined()
     expect(v2History(messages).at(1).parts[0]!.synthetic).toBeUndefined()
+  })
+})
+
+describe("v2RequestRole", () => {
+  test("the host's kind decides where it names one; a kind not known here is an aside", () => {
+    expect(v2RequestRole({ kind: "primary", agent: "compaction" })).toBe("primary")
+    expect(v2RequestRole({ kind: "compaction", agent: "build" })).toBe("summarizer")
+    expect(v2RequestRole({ kind: "title", agent: "build" })).toBe("aside")
+    expect(v2RequestRole({ kind: "generate", agent: "build" })).toBe("aside")
+    expect(v2RequestRole({ kind: "review", agent: "build" })).toBe("aside")
+  })
+
+  test("without a kind, the host's hidden agents tell", () => {
+    expect(v2RequestRole({ agent: "build" })).toBe("primary")
+    expect(v2RequestRole({})).toBe("primary")
+    expect(v2RequestRole({ agent: "compaction" })).toBe("summarizer")
+    expect(v2RequestRole({ agent: "title" })).toBe("aside")
+    expect(v2RequestRole({ agent: "summary" })).toBe("aside")
   })
 })

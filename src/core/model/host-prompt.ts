@@ -25,9 +25,17 @@
 import type { Config } from "../config.ts"
 import { TODO_TOOL } from "../list/words.ts"
 
+/** The host's own todo tool, on 1.18 and on the OpenCode 2 builds that still register one. */
+export const HOST_TODO_TOOL = "todowrite"
+
+/** The host's todo tool is hidden from the model unless the keepTodowrite key keeps it: one rule for both hosts. */
+export function hostTodoToolHidden(config: Pick<Config, "keepTodowrite">): boolean {
+  return !config.keepTodowrite
+}
+
 /** Steering runs only while the built-in todowrite is off (with it on, its passages are right) and the key allows. */
 export function steeringOn(config: Pick<Config, "keepTodowrite" | "steerHostPrompt">): boolean {
-  return config.steerHostPrompt && !config.keepTodowrite
+  return config.steerHostPrompt && hostTodoToolHidden(config)
 }
 
 /**
