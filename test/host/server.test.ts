@@ -290,3 +290,23 @@ describe("session behaviours", () => {
     expect(h.logs.filter((l) => l.startsWith("error:"))).toHaveLength(1)
   })
 })
+
+describe("a /todo verb that changes nothing", () => {
+  it("tells the model the verb, the task it addressed and why, not that the user only viewed the list", async () => {
+    const h = await boot()
+    await created(h.hooks, "s1")
+    await todo(h.hooks, "s1", { list: [{ phase: "Port", items: ["Port credential store", "Docs"] }] })
+    await h.command("s1", "drop Docs")
+    const start = await h.command("s1", "start credential")
+    expect(start).toContain('start "Port credential store": it is already in progress')
+    expect(start).not.toContain("viewed the todo list")
+    expect(await h.command("s1", "drop Docs")).toContain('drop "Docs": it is already dropped')
+  })
+
+  it("a mistyped verb gets the nearest one", async () => {
+    const h = await boot()
+    await created(h.hooks, "s1")
+    await todo(h.hooks, "s1", PLAN)
+    expect(await h.command("s1", "dnoe Write parser")).toContain("Did you mean /todo done?")
+  })
+})
