@@ -25,16 +25,13 @@ import { startHost } from "../test/fixtures/host.ts"
 import { formatNs, measure, record, SHORT } from "./lib.ts"
 
 const MAX_STALL_MS = 50
-// CI's short run holds a bound load cannot fail by itself: in each batch the record is also decoded in one go
-// (the whole JSON.parse a read cost before it parsed in pieces), and the worst stall's fastest batch must stay
-// under a share of that one's fastest batch. A read that went back to one big step fails it on any machine (its
-// stall is at least that step), and so does a write that parses and stringifies the record whole (about 1.5
-// times that step); load slows both alike. At load 10 to 12 on the shared 2-core machine the read's share was
-// 0.2 to 0.6 and the write's 0.5 to 0.9: a loaded machine makes the process wait for a core in some turn of most
-// batches, and a write has twice as many turns. Test/unit/history-text.test.ts holds the write to the spans that
-// changed. The full run (`npm run bench`) asserts the goal itself.
-const READ_SHARE = 0.8
-const WRITE_SHARE = 1.2
+// CI's short run holds the fastest batch under CI_STALL_BOUND_MS, five times the goal: on the shared 2-core
+// machine at load 10 to 12 the fastest batch of a read or write was 17 to 92 ms, since a loaded machine makes the
+// process wait for a core in some turn of almost every batch (a read has about 65 turns), and the record decoded
+// in one go measured 49 to 156 ms in the same runs, so no wall-clock share of it held either. That a read turns
+// the event loop every PIECE_CHARS of history is asserted by count in test/unit/history-text.test.ts, and that a
+// write stringifies only the spans that changed; the full run (`npm run bench`) asserts the goal itself.
+const CI_STALL_BOUND_MS = 250
 
 /** The largest record the caps allow: spans of splice steps over 2,200-row lists, up to the history cap. */
 function largestRecord(): { text: string; list: TodoList; firstMessage: string } {
@@ -189,7 +186,7 @@ it("measures the worst stall on the largest record the caps allow (goal: 50 ms)"
   record("history-caps", [
     {
       title: "Stored history at its caps: the worst stall",
-      note: `The largest record the caps allow: ${mb} MB, ${JSON.parse(big.text).history.spans.length} spans of ${MAX_SPAN_ENTRIES} splice steps over ${HISTORY_CAPS.rows}-row lists. Fastest batch (median); the goal is ${MAX_STALL_MS} ms on the fastest batch of the worst stall of a store's read and write (CI: under ${READ_SHARE} and ${WRITE_SHARE} times the one-go decode's fastest batch, measured in the same batches). The rows below them are synchronous steps, for scale: the whole record decoded in one go is what a read cost before it parsed the history in pieces.`,
+      note: `The largest record the caps allow: ${mb} MB, ${JSON.parse(big.text).history.spans.length} spans of ${MAX_SPAN_ENTRIES} splice steps over ${HISTORY_CAPS.rows}-row lists. Fastest batch (median); the goal is ${MAX_STALL_MS} ms on the fastest batch of the worst stall of a store's read and write (CI: ${CI_STALL_BOUND_MS} ms). The rows below them are synchronous steps, for scale: the whole record decoded in one go is what a read cost before it parsed the history in pieces.`,
       columns: ["step", "fastest", "median"],
       rows: [
         [
@@ -228,6 +225,6 @@ it("measures the worst stall on the largest record the caps allow (goal: 50 ms)"
       rows: [["first hook after a restart", formatNs(hookTimes[0]!), formatNs(hookMedian)]],
     },
   ])
-  expect(stalls.read.minNs / 1e6).toBeLessThan(SHORT ? (READ_SHARE * whole.minNs) / 1e6 : MAX_STALL_MS)
-  expect(stalls.write.minNs / 1e6).toBeLessThan(SHORT ? (WRITE_SHARE * whole.minNs) / 1e6 : MAX_STALL_MS)
+  expect(stalls.read.minNs / 1e6).toBeLessThan(SHORT ? CI_STALL_BOUND_MS : MAX_STALL_MS)
+  expect(stalls.write.minNs / 1e6).toBeLessThan(SHORT ? CI_STALL_BOUND_MS : MAX_STALL_MS)
 })
