@@ -133,7 +133,7 @@ describe("execute: failures change nothing", () => {
     failsWith(
       LIST,
       { op: "start", task: "#2" },
-      'Tasks have no ids or numbers; address a task by its exact text, not "#2". Open tasks: "Test", "Wire", "Keys".',
+      'Tasks have no ids or numbers; address a task by its exact text, not "#2". Open tasks: "Test", "Wire", "Keys", …and 1 more.',
       0,
     )
   })

@@ -172,7 +172,7 @@ describe("formatOutcome", () => {
           { op: "append", phase: "Build", items: ["Fuzz"] },
         ],
       }).text,
-    ).toBe('Done "Parse". Added "Fuzz" to "Build". Started "Fuzz".\nNext: "Tag". 2/4 done.')
+    ).toBe('Done "Parse". Added "Fuzz" at the end of "Build". Started "Fuzz".\nNext: "Tag". 2/4 done.')
   })
 
   it("block without a reason, and an updated reason", () => {
@@ -223,10 +223,10 @@ describe("formatOutcome", () => {
 
   it("appends", () => {
     expect(run(SAMPLE, { phase: "Auth", items: ["Rotate keys"] }).text).toBe(
-      'Added "Rotate keys" to "Auth".\nNow: "Wire workspace". Next: "Port store". 1/5 done, 1 blocked · 1 dropped.',
+      'Added "Rotate keys" at the end of "Auth".\nNow: "Wire workspace". Next: "Port store". 1/5 done, 1 blocked · 1 dropped.',
     )
     expect(run(SAMPLE, { phase: "Docs", items: ["Guide", "FAQ"] }).text).toBe(
-      'Added "Guide", "FAQ" to new phase "Docs".\nNow: "Wire workspace". Next: "Port store". 1/6 done, 1 blocked · 1 dropped.',
+      'Added "Guide", "FAQ" to new last phase "Docs".\nNow: "Wire workspace". Next: "Port store". 1/6 done, 1 blocked · 1 dropped.',
     )
   })
 
@@ -287,9 +287,15 @@ describe("formatOutcome", () => {
         ],
       }).text,
     ).toBe(
-      ['"Plan" (0/2)', '  [>] "a"', '  [ ] "b"', '"Do" (0/1)', '  [ ] "c"', 'Next: "b". 0/3 done.'].join(
-        "\n",
-      ),
+      [
+        '"Plan" (0/2)',
+        '  [>] "a"',
+        '  [ ] "b"',
+        '"Do" (0/1)',
+        '  [ ] "c"',
+        'Next: "b". 0/3 done.',
+        "Marks: [ ] pending, [>] in progress.",
+      ].join("\n"),
     )
   })
 
@@ -300,6 +306,7 @@ describe("formatOutcome", () => {
         '"Tasks" (0/1)',
         '  [>] "x"',
         "0/1 done.",
+        "Marks: [>] in progress.",
       ].join("\n"),
     )
     const one: TodoList = [{ name: "P", tasks: [t("a")] }]
@@ -308,8 +315,11 @@ describe("formatOutcome", () => {
     )
   })
 
-  it("view prints the whole list", () => {
-    expect(run(SAMPLE, { op: "view" }).text).toBe(formatList(SAMPLE))
+  it("view prints the whole list, then what each mark in it means", () => {
+    expect(run(SAMPLE, { op: "view" }).text).toBe(
+      `${formatList(SAMPLE)}\nMarks: [ ] pending, [>] in progress, [x] done, [-] dropped, [!] blocked.`,
+    )
+    expect(run([], { op: "view" }).text).toBe("The list is empty.")
   })
 
   it("errors say nothing was changed", () => {

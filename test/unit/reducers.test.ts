@@ -419,6 +419,15 @@ describe("addressing", () => {
     )
   })
 
+  it("an unknown task with more than three open tasks says how many more there are", () => {
+    const five: TodoList = [
+      { name: "W", tasks: ["Alpha", "Bravo", "Charlie", "Delta", "Echo"].map((x) => t(x)) },
+    ]
+    expect(applyErr(five, { op: "done", target: task("Quiz") })).toBe(
+      'No task "Quiz". Tasks are addressed by their exact text. Open tasks: "Alpha", "Bravo", "Charlie", …and 2 more.',
+    )
+  })
+
   it("an unknown task with no match and no open task lists nothing", () => {
     const closed: TodoList = [{ name: "W", tasks: [t("A", "completed")] }]
     expect(applyErr(closed, { op: "done", target: task("Zed") })).toBe(
@@ -464,7 +473,7 @@ describe("addressing", () => {
   it("an unknown phase lists at most five phases", () => {
     const six: TodoList = ["A", "B", "C", "D", "E", "F"].map((name) => ({ name, tasks: [t(`${name}1`)] }))
     expect(applyErr(six, { op: "rm", target: phase("Z") })).toBe(
-      'No phase "Z". Phases are addressed by their exact name: "A", "B", "C", "D", "E", ….',
+      'No phase "Z". Phases are addressed by their exact name: "A", "B", "C", "D", "E", …and 1 more.',
     )
   })
 

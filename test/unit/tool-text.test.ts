@@ -89,6 +89,13 @@ describe("the tool's description and schema against the README's tool table", ()
     }
   })
 
+  it("answers what a blind trial had to guess: drop against rm, and done on a blocked task", () => {
+    // drop keeps the task, shown dropped; rm deletes it (reducers.test.ts holds the behaviour).
+    expect(TOOL_DESCRIPTION).toContain("drop: not needed (stays listed); rm: deletes.")
+    // An explicit done completes a task whatever its status: blocked, dropped or open.
+    expect(TOOL_DESCRIPTION).toContain("done works from any status.")
+  })
+
   it("every field of the schema is named in the description, and the schema carries no prose", () => {
     const fields = Object.keys(toolArgs)
     for (const field of fields) expect(TOOL_DESCRIPTION, field).toMatch(new RegExp(`\\b${field}\\b`))

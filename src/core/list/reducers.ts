@@ -44,9 +44,15 @@ function quoteAll(texts: readonly string[]): string {
   return texts.map(q).join(", ")
 }
 
+/** The first `shown` texts quoted, then how many more there are, so a cut list does not read as whole. */
+function quoteSome(texts: readonly string[], shown: number): string {
+  const head = quoteAll(texts.slice(0, shown))
+  return texts.length > shown ? `${head}, …and ${texts.length - shown} more` : head
+}
+
 // ---- addressing -------------------------------------------------------------------------------
 
-/** Up to three tasks the model may have meant: prefix, then substring matches (case-insensitive), else open tasks. */
+/** Tasks the model may have meant: prefix, then substring matches (case-insensitive, up to three), else the open tasks. */
 function candidates(list: TodoList, wanted: string): { texts: string[]; matched: boolean } {
   const lower = wanted.toLowerCase()
   const all = [...eachTask(list)].map((hit) => hit.task)
@@ -64,7 +70,7 @@ function candidates(list: TodoList, wanted: string): { texts: string[]; matched:
     .map((m) => m.task.text)
   if (matches.length > 0) return { texts: matches.slice(0, 3), matched: true }
   const open = all.filter((task) => OPEN.has(task.status)).map((task) => task.text)
-  return { texts: open.slice(0, 3), matched: false }
+  return { texts: open, matched: false }
 }
 
 function unknownTask(list: TodoList, text: string): string {
@@ -72,7 +78,11 @@ function unknownTask(list: TodoList, text: string): string {
   if (taskCount(list) === 0) return `No task ${q(wanted)}; the list is empty.`
   const { texts, matched } = candidates(list, wanted)
   const hint =
-    texts.length === 0 ? "" : matched ? ` Closest: ${quoteAll(texts)}.` : ` Open tasks: ${quoteAll(texts)}.`
+    texts.length === 0
+      ? ""
+      : matched
+        ? ` Closest: ${quoteAll(texts)}.`
+        : ` Open tasks: ${quoteSome(texts, 3)}.`
   if (looksLikeId(wanted))
     return `Tasks have no ids or numbers; address a task by its exact text, not ${q(wanted)}.${hint}`
   return `No task ${q(wanted)}. Tasks are addressed by their exact text.${hint}`
@@ -84,7 +94,7 @@ function unknownPhase(list: TodoList, name: string): string {
   const lower = wanted.toLowerCase()
   const close = (p: Phase) => p.name.toLowerCase().includes(lower) || lower.includes(p.name.toLowerCase())
   const ordered = [...list.filter(close), ...list.filter((p) => !close(p))].map((p) => p.name)
-  const shown = ordered.length > 5 ? `${quoteAll(ordered.slice(0, 5))}, …` : quoteAll(ordered)
+  const shown = quoteSome(ordered, 5)
   if (looksLikeId(wanted))
     return `Phases have no ids or numbers; address a phase by its exact name, not ${q(wanted)}. Phases: ${shown}.`
   return `No phase ${q(wanted)}. Phases are addressed by their exact name: ${shown}.`

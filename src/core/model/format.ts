@@ -4,7 +4,7 @@
 
 import type { ExecuteResult } from "../list/execute.ts"
 import { counts, countTasks, inProgressTask, nextPendingTask } from "../list/queries.ts"
-import type { Change, Op, Task, TaskStatus, TodoList } from "../list/types.ts"
+import { type Change, type Op, STATUSES, type Task, type TaskStatus, type TodoList } from "../list/types.ts"
 import { phaseTallyText, progressText, quote, STATUS_BOXES, STATUS_WORDS } from "../list/words.ts"
 
 function plural(n: number, word: string): string {
@@ -44,6 +44,15 @@ export function formatPhases(list: TodoList): string {
     for (const task of phase.tasks) lines.push(`  ${formatTask(task)}`)
   }
   return lines.join("\n")
+}
+
+/** What each mark the list shows means, in status order: "Marks: [ ] pending, [>] in progress." */
+export function marksLegend(list: TodoList): string | undefined {
+  const present = new Set(list.flatMap((phase) => phase.tasks.map((task) => task.status)))
+  const marks = STATUSES.filter((status) => present.has(status)).map(
+    (status) => `${STATUS_BOXES[status]} ${STATUS_WORDS[status]}`,
+  )
+  return marks.length === 0 ? undefined : `Marks: ${marks.join(", ")}.`
 }
 
 /** The whole list, one line per phase and per task, then the summary line. */
@@ -117,7 +126,10 @@ function describeOther(change: Exclude<Change, StatusChange>): string | undefine
     }
     case "added": {
       if (change.after !== undefined) return `Added ${names(change.tasks)} after ${quote(change.after)}.`
-      return `Added ${names(change.tasks)} to ${change.newPhase ? "new phase " : ""}${quote(change.phase)}.`
+      // A new phase goes last in the list; an existing one takes the tasks at its end.
+      return change.newPhase
+        ? `Added ${names(change.tasks)} to new last phase ${quote(change.phase)}.`
+        : `Added ${names(change.tasks)} at the end of ${quote(change.phase)}.`
     }
     case "renamed":
       return `Renamed ${change.what === "phase" ? "phase " : ""}${quote(change.from)} to ${quote(change.to)}.`
@@ -201,7 +213,12 @@ export function formatOutcome(before: TodoList, outcome: ExecuteResult): string 
   const showList = outcome.ops.some((op) => op.op === "init" || op.op === "view")
   // With the list printed, every status is visible in it; only say what the list cannot show.
   const { text, started } = describeChanges(outcome.changes, !showList)
-  if (showList) return text ? `${text}\n${formatList(outcome.list)}` : formatList(outcome.list)
+  if (showList) {
+    // The marks are explained where the model meets them, not in the description every request carries.
+    const legend = marksLegend(outcome.list)
+    const shown = legend ? `${formatList(outcome.list)}\n${legend}` : formatList(outcome.list)
+    return text ? `${text}\n${shown}` : shown
+  }
   const head = text || (outcome.list === before ? nothingChanged(outcome.ops) : "No net change.")
   const now = inProgressTask(outcome.list)
   const nowText = now && !started.has(now.task.text) ? `Now: ${quote(now.task.text)}. ` : ""

@@ -23,12 +23,12 @@ export const TOOL_DESCRIPTION = `Phased todo list. Name tasks by exact text, pha
 - start: task
 - done, drop, block, unblock: task|phase; reason? for drop, block
 - rm: task|phase, or neither to clear the list
-- append: items, and phase (created if missing) or after (a task)
-- rename: task|phase, to (new exact text; place and status stay)
+- append: items, phase (created if missing) or after (a task)
+- rename: task|phase, to (new text; place and status stay)
 - view
-block: waiting on something external. unblock: back to pending.
+block: waiting on something external. unblock: back to pending. drop: not needed (stays listed); rm: deletes. done works from any status.
 ops:[{op,...}]: a batch, in order, all or nothing.
-One task is in progress; start moves the running one back. After each call, if none is, the first pending task starts. Mark each task done when finished.`
+One task is in progress; start moves the running one back. After each call, if none is, the first pending task starts.`
 
 /** The todo tool's answer in a subagent session: the list belongs to the main session the user watches. */
 export const SUBAGENT_REFUSAL =
