@@ -98,6 +98,12 @@ interface MockModel {
 }
 interface Api {
   post(path: string, body: unknown, options?: { timeoutMs?: number }): Promise<{ id: string }>
+  get(path: string, options?: { timeoutMs?: number }): Promise<Record<string, { type: string }> | undefined>
+  call(
+    method: string,
+    path: string,
+    options: { body: unknown; timeoutMs?: number; raw: true },
+  ): Promise<{ status: number; body: unknown }>
 }
 interface Host {
   readonly url: string
@@ -106,9 +112,15 @@ interface Host {
   stop(): Promise<unknown>
 }
 interface HostLib {
-  startHost(options: { modelUrl: string; plugins: string[]; bootTimeoutMs: number }): Promise<Host>
+  startHost(options: {
+    modelUrl: string
+    plugins: string[]
+    bootTimeoutMs: number
+    configExtra?: Record<string, unknown>
+  }): Promise<Host>
   makeApi(url: string, directory: string): Api
   makeProjectDir(dir: string): void
+  waitSettled(api: Api, id: string, options?: { timeoutMs?: number }): Promise<void>
 }
 interface MockLib {
   startMockModel(options: { decide: (body: Body, info: RequestInfo) => Reply }): Promise<MockModel>
@@ -203,6 +215,35 @@ export function carriedBy(
   }
 }
 
+/** A request body's characters: `json` as the host sent it, `content` without the JSON around the texts. */
+export interface BodySize {
+  readonly json: number
+  /**
+   * What the model reads of it: every message's text (system prompt, prompts, answers, tool results), every
+   * call's tool name and arguments, every tool's name, description and parameters (as compact JSON).
+   */
+  readonly content: number
+}
+
+export function bodySize(body: Body, textOf: (c: unknown) => string): BodySize {
+  let content = 0
+  for (const m of body.messages) {
+    content += textOf(m.content).length
+    for (const call of m.tool_calls ?? [])
+      content += call.function.name.length + call.function.arguments.length
+  }
+  for (const t of body.tools ?? [])
+    content +=
+      t.function.name.length + t.function.description.length + JSON.stringify(t.function.parameters).length
+  return { json: JSON.stringify(body).length, content }
+}
+
+export const addSizes = (a: BodySize, b: BodySize): BodySize => ({
+  json: a.json + b.json,
+  content: a.content + b.content,
+})
+export const NO_SIZE: BodySize = { json: 0, content: 0 }
+
 /** Tool calls the model made in this request's history (one assistant message per step, however many calls). */
 export function stepsIn(body: Body): number {
   return body.messages.filter((m) => m.role === "assistant" && (m.tool_calls?.length ?? 0) > 0).length
@@ -215,7 +256,7 @@ export interface Hosts {
   readonly mock: MockLib
   /** The project folder of each side (the todowrite side's turns the plugin off). */
   readonly projects: Record<Tool, string>
-  /** One prompt in a new session, answered synchronously; returns the main requests it caused. */
+  /** One prompt in a new session, run to its end; returns the main requests it caused. */
   prompt(tool: Tool, modelID: string, text: string): Promise<Request[]>
   stop(): Promise<void>
 }
@@ -229,7 +270,14 @@ export async function startHosts(decide: (body: Body, info: RequestInfo) => Repl
   const model = await mock.startMockModel({ decide })
   let host: Host | undefined
   try {
-    host = await lib.startHost({ modelUrl: model.url, plugins: [SERVER_ENTRY], bootTimeoutMs: 120_000 })
+    host = await lib.startHost({
+      modelUrl: model.url,
+      plugins: [SERVER_ENTRY],
+      bootTimeoutMs: 120_000,
+      // The host's snapshot of the project at every step (git, for its undo) cost about 0.7 s of CPU a
+      // request here and puts nothing in a request body: off, a run takes a quarter of the time.
+      configExtra: { snapshot: false },
+    })
     // The same host without the plugin: a project folder of the same name length whose todo.json
     // turns it off, so the environment block of the system prompt is as long on both sides.
     const plain = join(host.dirs.root, "plugoff")
@@ -242,14 +290,26 @@ export async function startHosts(decide: (body: Body, info: RequestInfo) => Repl
       mock,
       projects: { todo: host.dirs.project, todowrite: plain },
       async prompt(tool, modelID, text) {
+        const api = apis[tool]
         const from = model.requests.length
-        const session = await apis[tool].post("/session", {})
-        await apis[tool].post(
-          `/session/${session.id}/message`,
-          { parts: [{ type: "text", text }], model: { providerID: "mock", modelID } },
-          { timeoutMs: 900_000 },
-        )
-        return model.requests.slice(from).filter((r) => r.kind === "main" && r.body.model === modelID)
+        // This turn's requests, told apart from those of other turns running at the same time by the
+        // model, the side's tool and the prompt's text.
+        const ours = (r: Request) =>
+          r.kind === "main" &&
+          r.body.model === modelID &&
+          (r.body.tools ?? []).some((t) => t.function.name === tool) &&
+          r.body.messages.some((m) => m.role === "user" && mock.textOf(m.content).includes(text))
+        const mainSince = () => model.requests.slice(from).filter(ours)
+        const session = await api.post("/session", {})
+        // The asynchronous prompt: a turn of hundreds of requests outlasts the time fetch waits for the
+        // answer's headers, which the synchronous one sends only when the turn ends.
+        const sent = await api.call("POST", `/session/${session.id}/prompt_async`, {
+          body: { parts: [{ type: "text", text }], model: { providerID: "mock", modelID } },
+          raw: true,
+        })
+        if (sent.status >= 300) throw new Error(`${tool}: prompt_async answered ${sent.status}`)
+        await turnEnd(api, session.id, () => mainSince().length, lib)
+        return mainSince()
       },
       async stop() {
         await started.stop().catch(() => {})
@@ -263,16 +323,63 @@ export async function startHosts(decide: (body: Body, info: RequestInfo) => Repl
   }
 }
 
+/** How long a turn may go without a new model request before it counts as stalled. */
+const STALL_MS = 300_000
+
+/**
+ * Waits for a turn started with prompt_async to end: until the model has had a request of it, then until
+ * the host says the session is idle with its last answer stored. The plugin-off side's project is not the
+ * one whose events the host helper follows, so this polls the session's status instead of waiting for an
+ * idle event. Fails when the turn makes no request for STALL_MS.
+ */
+async function turnEnd(api: Api, id: string, requests: () => number, lib: HostLib): Promise<void> {
+  let seen = requests()
+  let lastProgress = Date.now()
+  const stalled = () => {
+    const now = requests()
+    if (now !== seen) {
+      seen = now
+      lastProgress = Date.now()
+    }
+    if (Date.now() - lastProgress > STALL_MS)
+      throw new Error(`session ${id}: no model request for ${STALL_MS / 1000} s after ${seen}`)
+  }
+  while (requests() === 0) {
+    stalled()
+    await sleep(200)
+  }
+  for (;;) {
+    stalled()
+    const status = await api.get("/session/status", { timeoutMs: 10_000 }).catch(() => undefined)
+    const state = status?.[id]
+    if (status && (state === undefined || state.type === "idle")) break
+    await sleep(500)
+  }
+  await lib.waitSettled(api, id, { timeoutMs: 60_000 })
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
 /** The fixed characters of each side under each prompt, from the first request of a prompt that says `marker`. */
 export async function measureFixed(
   hosts: Hosts,
   marker: string,
 ): Promise<Record<Tool, Record<ModelID, Fixed>>> {
   const out = {} as Record<Tool, Record<ModelID, Fixed>>
+  const firsts = new Map<string, Request | undefined>()
+  // The four prompts run at the same time: each is one request, mostly waiting on the host.
+  await Promise.all(
+    (["todo", "todowrite"] as const).flatMap((tool) =>
+      MODEL_IDS.map(async (modelID) => {
+        const [first] = await hosts.prompt(tool, modelID, `${marker} Say hello.`)
+        firsts.set(`${tool}/${modelID}`, first)
+      }),
+    ),
+  )
   for (const tool of ["todo", "todowrite"] as const) {
     out[tool] = {} as Record<ModelID, Fixed>
     for (const modelID of MODEL_IDS) {
-      const [first] = await hosts.prompt(tool, modelID, `${marker} Say hello.`)
+      const first = firsts.get(`${tool}/${modelID}`)
       if (!first) throw new Error(`${tool}/${modelID}: no main request reached the model`)
       const entry = first.body.tools?.find((t) => t.function.name === tool)
       if (!entry) throw new Error(`${tool}/${modelID}: the tool is not in the request`)

@@ -10,15 +10,18 @@
 // (src/core/model/stale.ts) depend on todo results alone. So the short run CI makes (60 requests a side, the
 // same 21 todo calls among 38 work calls) gives what a request carries after each number k of todo calls,
 // and the 200-request session is computed from it: request r carries what a request after k(r) todo calls
-// carries, k(r) being the todo calls the 200-request schedule makes before r, plus the fixed part. With
-// BENCH_REALISTIC_FULL=1 (`npm run bench` only) it also makes the 200 real requests a side, reports them and
-// the whole request bodies, and checks the computed figure against them. Needs `npm run build` first.
+// carries, k(r) being the todo calls the 200-request schedule makes before r, plus the fixed part. `npm run
+// bench` also makes the 200 real requests a side, reports them and their whole request bodies, and checks
+// the computed figure against them (`bench:short` reports the bodies of its 60). Needs `npm run build` first.
 
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { expect, it } from "vitest"
 import {
+  addSizes,
   type Body,
+  type BodySize,
+  bodySize,
   type Carried,
   type Cost,
   carriedBy,
@@ -28,6 +31,7 @@ import {
   type ModelID,
   measureFixed,
   millions,
+  NO_SIZE,
   pct,
   type Reply,
   type Request,
@@ -57,12 +61,8 @@ const BOUND = 0.1
 const RUN = "economy:realistic"
 const FIXED = "economy:realistic-fixed"
 const TODO_CALLS = REALISTIC_TODO_CALLS.length
-/**
- * The 200 real requests a side, beside the short run: only with BENCH_REALISTIC_FULL=1. The turn is one
- * synchronous prompt, and on a loaded machine its 200 requests take longer than the 300 s Node's fetch waits
- * for response headers, so the run fails there; it needs the asynchronous prompt and a wait for idle first.
- */
-const FULL_RUN = !SHORT && process.env.BENCH_REALISTIC_FULL === "1"
+/** The 200 real requests a side, beside the short run: `npm run bench` only (minutes of real host turns). */
+const FULL_RUN = !SHORT
 
 /** The todowrite calls of each of our todo calls: the list after each of its single ops. */
 function writesPerCall(): Record<string, unknown>[][] {
@@ -103,8 +103,8 @@ interface Run {
   readonly carried: Carried[]
   /** Per number of todo calls made: what a request after that many carries. */
   readonly afterCalls: Carried[]
-  /** Every request body, serialized: what the host sends. */
-  readonly bodies: number
+  /** Every request body: as the host sent it, and its content alone. */
+  readonly bodies: BodySize
   /** Every call of the tool, as the last request carries it: arguments and result lengths. */
   readonly each: readonly { args: number; result: number }[]
 }
@@ -172,7 +172,7 @@ async function runSide(hosts: Hosts, tool: Tool, key: string, plan: Plan): Promi
   expect(requests, `${tool}: one request per step and a last one`).toHaveLength(plan.requests)
   const carried: Carried[] = []
   const afterCalls: Carried[] = []
-  let bodies = 0
+  let bodies = NO_SIZE
   let each: { args: number; result: number }[] = []
   for (const request of requests) {
     const c = carriedBy(request.body, tool, hosts.mock.textOf)
@@ -181,7 +181,7 @@ async function runSide(hosts: Hosts, tool: Tool, key: string, plan: Plan): Promi
     carried.push(c)
     each = c.each
     afterCalls[made] ??= c
-    bodies += JSON.stringify(request.body).length
+    bodies = addSizes(bodies, bodySize(request.body, hosts.mock.textOf))
   }
   expect(afterCalls.filter(Boolean), `${tool}: a request after every number of todo calls`).toHaveLength(
     TODO_CALLS + 1,
@@ -245,13 +245,14 @@ it(
       }
       plans.set(`${RUN}:short`, short)
       plans.set(`${RUN}:full`, full)
-      const runs = {} as Record<Tool, { short: Run; full?: Run }>
-      for (const tool of ["todo", "todowrite"] as const) {
-        const s = await runSide(hosts, tool, `${RUN}:short`, short)
-        runs[tool] = FULL_RUN
-          ? { short: s, full: await runSide(hosts, tool, `${RUN}:full`, full) }
-          : { short: s }
+      // The two sides run at the same time, each in its own session and project folder.
+      const h = hosts
+      const side = async (tool: Tool): Promise<{ short: Run; full?: Run }> => {
+        const s = await runSide(h, tool, `${RUN}:short`, short)
+        return FULL_RUN ? { short: s, full: await runSide(h, tool, `${RUN}:full`, full) } : { short: s }
       }
+      const [todoRuns, todowriteRuns] = await Promise.all([side("todo"), side("todowrite")])
+      const runs: Record<Tool, { short: Run; full?: Run }> = { todo: todoRuns, todowrite: todowriteRuns }
 
       const rows = MODEL_IDS.map((modelID: ModelID) => {
         const cost = (tool: Tool) =>
@@ -309,10 +310,13 @@ it(
             share(r.oursReal.withEnvelope, r.theirsReal.withEnvelope),
           ])
       }
-      const bodies =
-        runs.todo.full && runs.todowrite.full
-          ? { ours: runs.todo.full.bodies, theirs: runs.todowrite.full.bodies }
-          : undefined
+      const bodyRuns = (["short", "full"] as const).flatMap((k) => {
+        const a = runs.todo[k]
+        const b = runs.todowrite[k]
+        return a && b
+          ? [{ requests: k === "short" ? REALISTIC_SHORT_REQUESTS : REALISTIC_REQUESTS, a, b }]
+          : []
+      })
       const d = rows.find((r) => r.modelID === "m")!
       const parts = (c: Cost) => [c.fixed, c.args, c.planArgs, c.results, c.injected, c.envelope, c.total]
       const partNames = [
@@ -327,7 +331,7 @@ it(
       record("economy-realistic", [
         {
           title: "The realistic session: what a whole session of 200 requests costs (characters)",
-          note: `bench/sessions/realistic.ts: a plan of 4 phases of 15 tasks, then 20 todo updates (batches marking the 3 or 4 tasks finished since the last one done; 2 tasks appended, 1 blocked and unblocked): 21 todo calls among 178 bash, read and edit calls on the project's files, one call per request, 200 requests. The todowrite side does the same work and writes its whole list once per task (${REALISTIC_SINGLE_OPS.length} writes, those of one update in the same reply). A row counts, over every request, the fixed part (tool entry, skill entry, host prompt passages) plus the todo tool's call arguments, results and injected notices as the model reads them; "with envelope" adds the JSON of the messages around them (ids, roles, field names). "Computed from 60": from a real run of 60 requests a side with the same 21 todo calls among 38 work calls (what CI runs): request r of the 200 carries what a request after as many todo calls carries, as the 200-request schedule places them (todo call j at tool call floor(j × 199 / 21)). "Measured": the 200 real requests (npm run bench with BENCH_REALISTIC_FULL=1 only). "todowrite once per update": had the todowrite side written its list once per todo update (21 writes, the list each of our calls leaves), from the lengths of its real writes. Goal: at most ${pct(GOAL)} of todowrite's (default prompt, without the envelope); CI holds it under ${pct(BOUND)}.`,
+          note: `bench/sessions/realistic.ts: a plan of 4 phases of 15 tasks, then 20 todo updates (batches marking the 3 or 4 tasks finished since the last one done; 2 tasks appended, 1 blocked and unblocked): 21 todo calls among 178 bash, read and edit calls on the project's files, one call per request, 200 requests. The todowrite side does the same work and writes its whole list once per task (${REALISTIC_SINGLE_OPS.length} writes, those of one update in the same reply). A row counts, over every request, the fixed part (tool entry, skill entry, host prompt passages) plus the todo tool's call arguments, results and injected notices as the model reads them; "with envelope" adds the JSON of the messages around them (ids, roles, field names). "Computed from 60": from a real run of 60 requests a side with the same 21 todo calls among 38 work calls (what CI runs): request r of the 200 carries what a request after as many todo calls carries, as the 200-request schedule places them (todo call j at tool call floor(j × 199 / 21)). "Measured, 200 real": the 200 real requests a side (npm run bench only; bench:short makes the 60). "todowrite once per update": had the todowrite side written its list once per todo update (21 writes, the list each of our calls leaves), from the lengths of its real writes. Goal: at most ${pct(GOAL)} of todowrite's (default prompt, without the envelope); CI holds it under ${pct(BOUND)}.`,
           columns: [
             "prompt",
             "how",
@@ -351,23 +355,28 @@ it(
             pct(parts(d.ours)[i]! / d.ours.total),
           ]),
         },
-        ...(bodies
-          ? [
-              {
-                title: "The realistic session: whole request bodies (characters)",
-                note: "Every request body of the 200-request run as the host sent it (JSON): the system prompt, the tools, every message with the work calls' file contents and outputs. The share is what the plugin's side sends against the plugin-off side for the same work.",
-                columns: ["", "todo", "todowrite", "share"],
-                rows: [
-                  [
-                    "request bodies, 200 requests",
-                    millions(bodies.ours),
-                    millions(bodies.theirs),
-                    pct(bodies.ours / bodies.theirs),
-                  ],
-                ],
-              },
-            ]
-          : []),
+        {
+          title: "The realistic session: whole request bodies (characters)",
+          note: `Every request body of the real runs as the host sent them (default prompt): the system prompt, the tools, every message with the work calls' file contents and outputs. "With envelope" is the JSON as sent; "without" counts what the model reads of it: every message's text, every call's tool name and arguments, every tool's name, description and parameters. The share is what the plugin's side sends against the plugin-off side (the bare host with todowrite) for the same work. The whole bodies are not computed from the 60-request run, since the work calls' outputs they carry grow with the session: the 200-request row is measured (npm run bench only).`,
+          columns: [
+            "real requests a side",
+            "todo",
+            "todowrite",
+            "share",
+            "todo, with envelope",
+            "todowrite, with envelope",
+            "share, with envelope",
+          ],
+          rows: bodyRuns.map(({ requests, a, b }) => [
+            String(requests),
+            millions(a.bodies.content),
+            millions(b.bodies.content),
+            pct(a.bodies.content / b.bodies.content),
+            millions(a.bodies.json),
+            millions(b.bodies.json),
+            pct(a.bodies.json / b.bodies.json),
+          ]),
+        },
       ])
 
       for (const r of rows) {

@@ -17,6 +17,9 @@
 
 import { expect, it } from "vitest"
 import {
+  addSizes,
+  type BodySize,
+  bodySize,
   CANONICAL_LOCATION,
   type Carried,
   CLAUDE,
@@ -27,6 +30,8 @@ import {
   MODEL_IDS,
   type ModelID,
   measureFixed,
+  millions,
+  NO_SIZE,
   n,
   pct,
   type Reply,
@@ -60,19 +65,36 @@ interface Side {
   readonly results: number[]
   /** Notices the plugin injected, each counted once. */
   injected: number
+  /** Per request of the real run (index = calls made before it): its whole body. */
+  readonly bodies: BodySize[]
   readonly fixed: Record<ModelID, Fixed>
+}
+
+/** Calls made before each request of a session of `requests` requests with the calls spread evenly. */
+function madeBefore(calls: number, requests: number): number[] {
+  const out: number[] = []
+  for (let j = 0; j < requests; j++) {
+    let made = 0
+    while (made < calls && Math.floor((made * requests) / calls) < j) made++
+    out.push(made)
+  }
+  return out
 }
 
 /** Characters paid over a session of `requests` requests with the 52 calls spread evenly, by part. */
 function referenceCost(side: Side, fixed: number, requests: number): Cost {
-  const calls = side.args.length
-  const perRequest: Carried[] = []
-  for (let j = 0; j < requests; j++) {
-    let made = 0
-    while (made < calls && Math.floor((made * requests) / calls) < j) made++
-    perRequest.push(side.carried[made]!)
-  }
-  return sessionCost(perRequest, fixed)
+  return sessionCost(
+    madeBefore(side.args.length, requests).map((made) => side.carried[made]!),
+    fixed,
+  )
+}
+
+/** The whole request bodies of that session: request j's body is the real one sent after as many calls. */
+function referenceBodies(side: Side, requests: number): BodySize {
+  return madeBefore(side.args.length, requests).reduce(
+    (sum, made) => addSizes(sum, side.bodies[made]!),
+    NO_SIZE,
+  )
 }
 
 it("measures the whole-session cost of todo against todowrite on the real host", async () => {
@@ -100,24 +122,35 @@ it("measures the whole-session cost of todo against todowrite on the real host",
   textOf = hosts.mock.textOf
   try {
     const fixedBoth = await measureFixed(hosts, FIXED)
-    const sides: Side[] = []
-    for (const tool of ["todo", "todowrite"] as const) {
-      const run = await hosts.prompt(tool, "m", `${RUN} Work through the plan.`)
-      expect(run, `${tool}: one request per call and a last one`).toHaveLength(REFERENCE_CALLS.length + 1)
-      const side: Side = { tool, carried: [], args: [], results: [], injected: 0, fixed: fixedBoth[tool] }
-      for (const [index, request] of run.entries()) {
-        const content = carriedBy(request.body, tool, textOf)
-        expect(content.each, `${tool}: request ${index} carries every earlier call`).toHaveLength(index)
-        side.carried.push(content)
-        const newest = content.each.at(-1)
-        if (newest) {
-          side.args.push(newest.args)
-          side.results.push(newest.result)
+    // The two sides run at the same time, each in its own session and project folder.
+    const sides = await Promise.all(
+      (["todo", "todowrite"] as const).map(async (tool) => {
+        const run = await hosts.prompt(tool, "m", `${RUN} Work through the plan.`)
+        expect(run, `${tool}: one request per call and a last one`).toHaveLength(REFERENCE_CALLS.length + 1)
+        const side: Side = {
+          tool,
+          carried: [],
+          args: [],
+          results: [],
+          injected: 0,
+          fixed: fixedBoth[tool],
+          bodies: [],
         }
-        side.injected = Math.max(side.injected, content.injected)
-      }
-      sides.push(side)
-    }
+        for (const [index, request] of run.entries()) {
+          side.bodies.push(bodySize(request.body, textOf))
+          const content = carriedBy(request.body, tool, textOf)
+          expect(content.each, `${tool}: request ${index} carries every earlier call`).toHaveLength(index)
+          side.carried.push(content)
+          const newest = content.each.at(-1)
+          if (newest) {
+            side.args.push(newest.args)
+            side.results.push(newest.result)
+          }
+          side.injected = Math.max(side.injected, content.injected)
+        }
+        return side
+      }),
+    )
     const [ours, theirs] = sides as [Side, Side]
 
     const fixedShare = {
@@ -211,6 +244,35 @@ it("measures the whole-session cost of todo against todowrite on the real host",
             row("total", (c) => c.total),
           ]
         })(),
+      },
+      {
+        title: "The reference session: whole request bodies (characters)",
+        note: `Every request body as the host sent it (default prompt), with the plugin and with the bare host (todowrite), over the real run of ${REFERENCE_CALLS.length + 1} requests and over sessions of N requests computed as above (request j's body is the real one sent after as many calls). "With envelope" is the JSON as sent; "without" counts what the model reads of it: every message's text, every call's tool name and arguments, every tool's name, description and parameters. This session makes no other tool calls, so the system prompt and the tools weigh more here than in a working session.`,
+        columns: [
+          "requests",
+          "todo",
+          "todowrite",
+          "share",
+          "todo, with envelope",
+          "todowrite, with envelope",
+          "share, with envelope",
+        ],
+        rows: [
+          [
+            REFERENCE_CALLS.length + 1,
+            ours.bodies.reduce(addSizes, NO_SIZE),
+            theirs.bodies.reduce(addSizes, NO_SIZE),
+          ] as const,
+          ...SESSION_REQUESTS.map((r) => [r, referenceBodies(ours, r), referenceBodies(theirs, r)] as const),
+        ].map(([requests, a, b]) => [
+          `${requests}${requests === REFERENCE_CALLS.length + 1 ? " (real)" : ""}`,
+          millions(a.content),
+          millions(b.content),
+          pct(a.content / b.content),
+          millions(a.json),
+          millions(b.json),
+          pct(a.json / b.json),
+        ]),
       },
     ])
 

@@ -435,6 +435,32 @@ export function makeApi(baseUrl, directory) {
   }
 }
 
+/**
+ * Wait until the session is really done: not busy, and its last assistant message has
+ * time.completed (seen twice in a row). After an abort or a provider error the host emits
+ * session.idle before it stores the final assistant message, then idles again; a prompt sent
+ * in between is stored but never run. `api` is any makeApi client, so a session of another
+ * project folder (whose events this host's stream does not carry) can be waited for too.
+ */
+export async function waitSettled(api, id, { timeoutMs = 30_000, intervalMs = 250 } = {}) {
+  const deadline = Date.now() + timeoutMs
+  let streak = 0
+  while (Date.now() < deadline) {
+    const st = await api.get("/session/status", { timeoutMs: 5000 }).catch(() => undefined)
+    const idle = st && (!st[id] || st[id].type === "idle")
+    let done = false
+    if (idle) {
+      const msgs = await api.get(`/session/${id}/message`, { timeoutMs: 10_000 }).catch(() => undefined)
+      const lastAssistant = msgs?.filter((m) => m.info.role === "assistant").at(-1)
+      done = !lastAssistant || Boolean(lastAssistant.info.time?.completed)
+    }
+    streak = done ? streak + 1 : 0
+    if (streak >= 2) return
+    await sleep(intervalMs)
+  }
+  throw new Error(`session ${id} did not settle within ${timeoutMs} ms`)
+}
+
 function textParts(input) {
   if (typeof input === "string") return [{ type: "text", text: input }]
   return input
@@ -500,29 +526,8 @@ function sessionHelpers(api, events, waitEvent) {
         done = true
       }
     },
-    /**
-     * Wait until the session is really done: not busy, and its last assistant message has
-     * time.completed (seen twice in a row). After an abort or a provider error the host emits
-     * session.idle before it stores the final assistant message, then idles again; a prompt sent
-     * in between is stored but never run.
-     */
-    async waitSettled(id, { timeoutMs = 30_000, intervalMs = 250 } = {}) {
-      const deadline = Date.now() + timeoutMs
-      let streak = 0
-      while (Date.now() < deadline) {
-        const st = await api.get("/session/status", { timeoutMs: 5000 }).catch(() => undefined)
-        const idle = st && (!st[id] || st[id].type === "idle")
-        let done = false
-        if (idle) {
-          const msgs = await api.get(`/session/${id}/message`, { timeoutMs: 10_000 }).catch(() => undefined)
-          const lastAssistant = msgs?.filter((m) => m.info.role === "assistant").at(-1)
-          done = !lastAssistant || Boolean(lastAssistant.info.time?.completed)
-        }
-        streak = done ? streak + 1 : 0
-        if (streak >= 2) return
-        await sleep(intervalMs)
-      }
-      throw new Error(`session ${id} did not settle within ${timeoutMs} ms`)
+    waitSettled(id, o) {
+      return waitSettled(api, id, o)
     },
     /** Async prompt, wait for idle and settle; resolves with the messages after the turn. */
     async turn(id, input, opts = {}) {
