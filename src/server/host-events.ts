@@ -3,7 +3,7 @@
 // shapes are read defensively: an event the session step does not use is ignored, one it uses that lacks a
 // field it needs is reported as malformed, and nothing here throws.
 
-import { COMMAND_MARK_CHARS } from "../core/history/history.ts"
+import { isCommandMark } from "../core/history/history.ts"
 import { COMMAND_PART_KEY } from "../core/list/carried.ts"
 import { isRecord } from "../core/list/result.ts"
 import { TODO_TOOL } from "../core/list/words.ts"
@@ -147,7 +147,7 @@ export function commandMarkOf(parts: readonly unknown[]): string | undefined {
       isRecord(part) && part.type === "text" && isRecord(part.metadata) ? part.metadata : undefined
     const carried = metadata?.[COMMAND_PART_KEY]
     const mark = isRecord(carried) ? carried.command : undefined
-    if (typeof mark === "string" && mark.length <= COMMAND_MARK_CHARS && /^\w+$/.test(mark)) return mark
+    if (isCommandMark(mark)) return mark
   }
   return undefined
 }

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest"
 import { COMMAND_PART_KEY } from "../../src/core/list/carried.ts"
 import {
+  commandMarkOf,
   decodeBusEvent,
   decodeMessages,
   decodeParts,
@@ -241,5 +242,19 @@ describe("permission rules and the history", () => {
       ],
     })
     expect(history.at(2)).toEqual({ id: "", role: "unknown", parts: [] })
+  })
+})
+
+describe("a /todo command's mark in its message", () => {
+  const part = (command: unknown) => ({
+    type: "text",
+    text: "x",
+    metadata: { [COMMAND_PART_KEY]: { list: [], command } },
+  })
+  it("is read from the command's text part, and only a short word is taken", () => {
+    expect(commandMarkOf([{ type: "text", text: "hi" }, part("k3a9x1")])).toBe("k3a9x1")
+    for (const bad of [undefined, 7, "", "a b", "x".repeat(16), "\u001b[31m"])
+      expect(commandMarkOf([part(bad)])).toBeUndefined()
+    expect(commandMarkOf([{ ...part("k1"), type: "tool" }])).toBeUndefined()
   })
 })

@@ -109,9 +109,14 @@ export interface UserEdit {
 /** The longest command mark an entry keeps (its call-hash slot holds "/" and the mark). */
 export const COMMAND_MARK_CHARS = HISTORY_CAPS.callChars - 1
 
+/** A command mark as an entry keeps it: word characters, at most COMMAND_MARK_CHARS. */
+export function isCommandMark(mark: unknown): mark is string {
+  return typeof mark === "string" && mark.length <= COMMAND_MARK_CHARS && /^\w+$/.test(mark)
+}
+
 /** The entry's call-hash slot for an unsettled command's edit: "/" never starts a call's hash. */
 function commandSlot(mark: string | undefined): string {
-  return typeof mark === "string" && /^\w+$/.test(mark) && mark.length <= COMMAND_MARK_CHARS ? `/${mark}` : ""
+  return isCommandMark(mark) ? `/${mark}` : ""
 }
 const isCommandSlot = (slot: string) => slot.startsWith("/")
 
