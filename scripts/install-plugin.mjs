@@ -4,8 +4,9 @@
 // first), at a tarball, or at any other spec OpenCode accepts. Global config by default, the
 // project's with --project. Other entries stay as they are, the plugin is never listed twice,
 // comments are kept, and a file it cannot read is refused with nothing changed anywhere.
-// --dry-run shows the plan; --uninstall removes every entry of this package. The edits themselves
-// are pure functions in lib/plugin-config.mjs.
+// --dry-run shows the plan; --uninstall removes every entry of this package, and the install folder
+// it made for a tarball once neither scope lists it. The edits are pure functions in
+// lib/plugin-config.mjs.
 // OpenCode 2 (found as `opencode --version` 2.x on PATH, or chosen with --host=2) reads neither file's
 // `plugin` list: there the script writes a local plugin folder, plugins/opencode-todo/ in the config
 // folder, whose index.mjs and tui.mjs load this package's two built entries (docs/opencode-2.md).
@@ -113,10 +114,24 @@ function fail(message) {
   process.exit(1)
 }
 
-/** Where a tarball is unpacked: a folder per tarball name under $XDG_DATA_HOME/opencode-todo. */
+/** The folder holding every tarball install: $XDG_DATA_HOME/opencode-todo. */
+function unpackRoot() {
+  return join(process.env.XDG_DATA_HOME || join(homedir(), ".local", "share"), PACKAGE_NAME)
+}
+
+/** Where a tarball is unpacked: a folder per tarball name under unpackRoot(). */
 function unpackDir(tarball) {
-  const data = process.env.XDG_DATA_HOME || join(homedir(), ".local", "share")
-  return join(data, PACKAGE_NAME, basename(tarball).replace(/\.(?:tgz|tar\.gz)$/, ""))
+  return join(unpackRoot(), basename(tarball).replace(/\.(?:tgz|tar\.gz)$/, ""))
+}
+
+// The package.json unpack() writes: a tarball folder holding exactly this one is this script's own.
+const UNPACK_MANIFEST = `${JSON.stringify({ private: true }, null, 2)}\n`
+
+/** The tarball install folder a spec points into, when this script made it; else undefined. */
+function ownUnpackDir(spec) {
+  const dir = dirname(dirname(spec))
+  if (spec !== join(dir, "node_modules", PACKAGE_NAME) || dirname(dir) !== unpackRoot()) return undefined
+  return readText(join(dir, "package.json")) === UNPACK_MANIFEST ? dir : undefined
 }
 
 /**
@@ -191,7 +206,7 @@ function build() {
 function unpack(tarball, dir) {
   process.stdout.write(`install-plugin: npm install ${tarball} into ${dir}\n`)
   mkdirSync(dir, { recursive: true })
-  writeFileSync(join(dir, "package.json"), `${JSON.stringify({ private: true }, null, 2)}\n`)
+  writeFileSync(join(dir, "package.json"), UNPACK_MANIFEST)
   // Without the variables of the `npm run` around this script that describe this checkout or this
   // script's own flags; npm's config (npm_config_globalconfig, cafile, userconfig…) stays.
   const env = Object.fromEntries(
@@ -299,7 +314,10 @@ function detectHost(chosen) {
   })
   const version = r.status === 0 ? /(\d+)\.(\d+)\.(\d+)/.exec(r.stdout ?? "") : null
   if (!version)
-    return { host: "1", why: "no `opencode` found on PATH: writing the 1.x config (--host=2 for OpenCode 2)" }
+    return {
+      host: "1",
+      why: "no `opencode` on PATH (the project's own node_modules copy is not yours): writing the 1.x config; --host=2 for OpenCode 2",
+    }
   return {
     host: Number(version[1]) >= 2 ? "2" : "1",
     why: `found OpenCode ${version[0]} (\`opencode --version\`)`,
@@ -419,6 +437,33 @@ for (const p of plans) {
   } else if (!opts.dryRun) writeConfig(p.file, p.text)
 }
 if (plans.every((p) => p.changes.length === 0)) process.stdout.write(`  no ${PACKAGE_NAME} entries found\n`)
+
+// A tarball install folder this script made goes with the last entry pointing at it.
+if (opts.uninstall) {
+  const removed = plans.flatMap((p) => p.changes.filter((c) => c.action === "removed").map((c) => c.spec))
+  const dirs = new Set(removed.map(ownUnpackDir).filter((d) => d !== undefined))
+  // This scope's files list it no more; the other scope's (as the double-listing note reads them) may.
+  const other = scopeFiles(opts.project === undefined ? callerDir : undefined)
+  const stillListing = (dir) =>
+    [...other.opencode, ...other.tui].find((file) =>
+      (listedSpecs(readText(file)) ?? []).includes(join(dir, "node_modules", PACKAGE_NAME)),
+    )
+  for (const dir of dirs) {
+    const holder = stillListing(dir)
+    if (holder) {
+      process.stdout.write(`  kept ${dir}: ${holder} still lists it\n`)
+      continue
+    }
+    process.stdout.write(
+      `  ${opts.dryRun ? "would delete" : "deleted"} ${dir} (the tarball's install folder)\n`,
+    )
+    if (!opts.dryRun) rmSync(dir, { recursive: true, force: true })
+  }
+  try {
+    if (!opts.dryRun && dirs.size > 0 && readdirSync(unpackRoot()).length === 0)
+      rmSync(unpackRoot(), { recursive: true })
+  } catch {}
+}
 
 // The other scope's entries load too: say so, since the plugin would then load twice.
 if (!opts.uninstall) {

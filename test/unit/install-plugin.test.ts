@@ -226,6 +226,34 @@ describe("install-plugin with a tarball, under the caller's own npm setup", () =
     expect(plugins(join(globalDir, "tui.json"))).toEqual([join(dir(), "node_modules", "opencode-todo")])
   })
 
+  it("--uninstall deletes the install folder it made, once no scope lists it any more", () => {
+    const npm = fakeNpm()
+    const share = join(box, "home", ".local", "share", "opencode-todo")
+    expect(runWith({ PATH: npm.path }, tarball()).code).toBe(0)
+    expect(runWith({ PATH: npm.path }, "--project", tarball()).code).toBe(0)
+    const dry = runWith({ PATH: npm.path }, "--uninstall", "--dry-run")
+    expect(dry.out).not.toContain(`would delete ${dir()}`)
+    const global = runWith({ PATH: npm.path }, "--uninstall")
+    expect(global.out).toContain(`kept ${dir()}: ${join(project, "opencode.json")} still lists it`)
+    expect(existsSync(dir())).toBe(true)
+    const last = runWith({ PATH: npm.path }, "--uninstall", "--project")
+    expect(last.code, last.err).toBe(0)
+    expect(last.out).toContain(`deleted ${dir()} (the tarball's install folder)`)
+    expect(existsSync(share)).toBe(false)
+  })
+
+  it("--uninstall leaves a folder under the install root that it did not make", () => {
+    const pkg = join(box, "home", ".local", "share", "opencode-todo", "mine", "node_modules", "opencode-todo")
+    write(join(pkg, "..", "..", "package.json"), `{ "name": "mine" }\n`)
+    write(join(pkg, "dist", "server.mjs"), "")
+    write(join(pkg, "dist", "tui.mjs"), "")
+    expect(run(pkg).code).toBe(0)
+    const r = run("--uninstall")
+    expect(r.out).toContain(`removed ${JSON.stringify(pkg)}`)
+    expect(r.out).not.toContain("deleted /")
+    expect(existsSync(pkg)).toBe(true)
+  })
+
   it("names npm's real cause in one sentence when npm sums it up as ERESOLVE, and writes nothing", () => {
     const npm = fakeNpm("cert-behind-eresolve")
     const r = runWith({ PATH: npm.path }, tarball())
@@ -522,6 +550,6 @@ describe("install-plugin for OpenCode 2", () => {
         INIT_CWD: project,
       },
     })
-    expect(r.stdout).toMatch(/^install-plugin: no `opencode` found on PATH/m)
+    expect(r.stdout).toMatch(/^install-plugin: no `opencode` on PATH \(the project's own node_modules copy/m)
   })
 })
