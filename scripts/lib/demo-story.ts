@@ -227,7 +227,7 @@ export function legendLines(): string[] {
   return [
     `${BODY}The sidebar below is what you see in OpenCode's TUI. Its markers:`,
     `${BODY}${entries.join(", ")}; the model reads them as ${boxes}.`,
-    `${BODY}"1/4 done" counts done tasks out of those not dropped; dropped tasks are named apart ("· 1 dropped"). Finished tasks leave the sidebar; their phase row keeps the count.`,
+    `${BODY}"X/Y done": X tasks done of the Y not dropped; dropped tasks are named apart ("· 1 dropped"). Finished tasks leave the sidebar; their phase row keeps the count.`,
   ].flatMap((line) => wrapLine(line))
 }
 
