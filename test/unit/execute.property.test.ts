@@ -149,6 +149,9 @@ function checkAutoChanges(before: TodoList, after: TodoList, changes: readonly C
   const current = new Map(was)
   const touched = new Set<string>()
   let replaced = false
+  // init's change counts its tasks without naming them, and every one starts pending: a task no change
+  // has named since an init is one of init's.
+  const statusNow = (text: string) => current.get(text) ?? (replaced ? "pending" : undefined)
   for (const change of changes) {
     if (change.kind === "init") {
       // Every task after init is new, even one that reuses an old text.
@@ -163,7 +166,7 @@ function checkAutoChanges(before: TodoList, after: TodoList, changes: readonly C
       for (const text of change.tasks) current.set(text, "pending")
     } else if (change.kind === "renamed") {
       if (change.what === "task") {
-        const status = current.get(change.from)
+        const status = statusNow(change.from)
         expect(status).toBeDefined()
         current.delete(change.from)
         current.set(change.to, status!)
@@ -174,8 +177,7 @@ function checkAutoChanges(before: TodoList, after: TodoList, changes: readonly C
         if (touched.has(change.from)) touched.add(change.to)
       }
     } else if (change.kind === "status") {
-      const from = current.get(change.task) ?? (replaced ? "pending" : undefined)
-      expect(from).toBe(change.from)
+      expect(statusNow(change.task)).toBe(change.from)
       if (change.auto !== undefined) {
         expect(["pending", "in_progress"]).toContain(change.from)
         expect(["pending", "in_progress"]).toContain(change.to)
@@ -241,6 +243,34 @@ describe("engine properties", () => {
       fc.property(fc.array(callArb, { maxLength: 25 }), (calls) => runSession([], calls, TIGHT)),
       { numRuns: 300 },
     )
+  })
+
+  it("the model knows a task init made when a later op of the same batch renames it", () => {
+    const step: Step = {
+      op: "",
+      taskFrom: "none",
+      phaseFrom: "none",
+      pick: 0,
+      random: "",
+      reason: undefined,
+      items: [],
+      itemsFromList: false,
+      phases: ["Build"],
+    }
+    const call: Call = {
+      kind: "batch",
+      steps: [
+        { ...step, op: "init", itemsFromList: true, pick: 2 },
+        { ...step, op: "rename", taskFrom: "list", pick: 2 },
+      ],
+    }
+    expect(rawCall(call, SEED)).toEqual({
+      ops: [
+        { op: "init", list: [{ phase: "Build", items: ["Wire"] }] },
+        { op: "rename", task: "Wire", to: "Parse" },
+      ],
+    })
+    runSession(SEED, [call], DEFAULT_LIMITS)
   })
 
   it("sessions are not vacuous: calls both succeed and fail", () => {

@@ -453,6 +453,22 @@ describe("execute: rename", () => {
       t("Wire the CLI", "in_progress"),
     ])
   })
+
+  it("a batch can init and then rename a task init made: one rename, then one auto-start by the new text", () => {
+    const result = ok(
+      execute(LIST, {
+        ops: [
+          { op: "init", list: [{ phase: "Build", items: ["Wire"] }] },
+          { op: "rename", task: "Wire", to: "Ship" },
+        ],
+      }),
+    )
+    expect(result.list).toEqual([{ name: "Build", tasks: [t("Ship", "in_progress")] }])
+    expect(result.changes.slice(1)).toEqual([
+      { kind: "renamed", what: "task", from: "Wire", to: "Ship" },
+      { kind: "status", task: "Ship", from: "pending", to: "in_progress", auto: "promoted" },
+    ])
+  })
 })
 
 describe("execute: append after a task", () => {
