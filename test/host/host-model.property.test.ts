@@ -1,0 +1,190 @@
+// The real server runtime and the TUI's list source against the reference model of the conversation
+// (test/fixtures/history-model.ts): random sessions of todo calls, prompts, undo (to a message or to a part),
+// redo and prompts that commit an undo, played on the fake V1 host (test/fixtures/host.ts) with two servers on
+// one data folder (two OpenCode windows), each step delivered to one of them only, and a server restarted (a
+// new instance over the same folder) before some steps. After every step the server that acted, sometimes the
+// other one, and the TUI's list source (reading the same store and the host's facts through the 1.18
+// binding's facts) must show the model's list: each call applied at its place, keeping those before the
+// host's revert point, in messages the host still has. Undo goes to a message or to a call's part; a prompt
+// after an undo commits it, with the host's removal events before the prompt's hook (see REMOVALS_FIRST).
+// Not covered here: user edits (/todo commands and dialog edits), forks, and a server's own view (the probe
+// is a /todo view through the fake host, which mints no message for it). The run's seed replays it
+// (TEST_SEED); fast-check names the seed of a failure.
+
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { DEFAULT_CONFIG, limitsOf } from "../../src/core/config.ts"
+import type { Op, TodoList } from "../../src/core/list/types.ts"
+import { createListSource } from "../../src/tui/list-source.ts"
+import { v1Facts } from "../../src/tui/v1/list-facts.ts"
+import {
+  type Action,
+  actionsArb,
+  type Happened,
+  Naive,
+  opsFor,
+  PLAN,
+  PROPERTY_TIMEOUT_MS,
+  playSession,
+} from "../fixtures/history-model.ts"
+import { type FakeHost, fakeHosts } from "../fixtures/host.ts"
+import { HostConversation } from "../fixtures/host-conversation.ts"
+
+const startHost = fakeHosts()
+const S = "ses_model"
+/**
+ * The host's removal events reach the server before the prompt's hook. Known divergence when they come after
+ * it: a server started after the calls, told of an undo, keeps the undone calls once a prompt commits it (the
+ * focused case in host-facts.test.ts); the property plays the other order until that is fixed.
+ */
+const REMOVALS_FIRST = true
+
+/** One step of a session, worked out on the model first: what happened, and the list the model shows after. */
+interface Step {
+  readonly action: Action
+  readonly happened: Happened[]
+  expected: TodoList
+}
+
+/** What the host can deliver to a server here: prompts, calls, undo and redo (edits are not played). */
+const played = (a: Action) =>
+  a.kind === "message" || a.kind === "call" || a.kind === "revert" || a.kind === "unrevert"
+
+function script(actions: readonly Action[]): Step[] {
+  const model = new Naive()
+  const steps: Step[] = actions.map((action) => ({ action, happened: [], expected: [] }))
+  playSession(
+    model,
+    actions,
+    {
+      tell: (happened, step) => steps[step]!.happened.push(happened),
+      after: (step) => {
+        steps[step]!.expected = model.current()
+      },
+    },
+    { unknownReverts: false, removals: false },
+  )
+  return steps
+}
+
+/** A core op as the model writes it in the tool's arguments. */
+function argOf(op: Op): Record<string, unknown> {
+  switch (op.op) {
+    case "init":
+      return { op: "init", list: op.list }
+    case "append":
+      return { op: "append", phase: op.phase, items: op.items }
+    case "start":
+    case "done":
+    case "drop":
+    case "block":
+    case "unblock":
+    case "rm": {
+      if (op.target.kind !== "task") throw new Error(`unplayed target ${op.target.kind}`)
+      const reason = "reason" in op && op.reason !== undefined ? { reason: op.reason } : {}
+      return { op: op.op, task: op.target.text, ...reason }
+    }
+    default:
+      throw new Error(`unplayed op ${op.op}`)
+  }
+}
+
+const argsOf = (ops: readonly Op[]) => (ops.length === 1 ? argOf(ops[0]!) : { ops: ops.map(argOf) })
+
+/** The list a server shows now: `/todo` (a view) through it, read from the part its command hook leaves. */
+async function serverList(h: FakeHost): Promise<TodoList> {
+  const parts = (await h.commandParts(S, "")) as { metadata?: { opencodeTodo?: { list?: TodoList } } }[]
+  const list = parts[0]?.metadata?.opencodeTodo?.list
+  if (list === undefined) throw new Error("the /todo view left no list")
+  return list
+}
+
+/** The TUI's list source over the shared store and the host's facts as the 1.18 TUI holds them. */
+function tuiSource(conversation: HostConversation, h: FakeHost) {
+  const api = {
+    state: {
+      session: {
+        get: () => ({ id: S, ...(conversation.revert ? { revert: conversation.revert } : {}) }),
+        messages: () => conversation.messages.map((m) => m.info),
+      },
+      part: (message: string) => conversation.messages.find((m) => m.info.id === message)?.parts ?? [],
+    },
+    event: { on: () => () => {} },
+  }
+  return createListSource(v1Facts(api as never).facts, h.store, { limits: limitsOf(DEFAULT_CONFIG) })
+}
+
+/** Per step: which server the host delivers it to, whether that server restarts first, whether the other is asked. */
+interface Delivery {
+  readonly to: readonly (0 | 1)[]
+  readonly restart: readonly boolean[]
+  readonly askOther: readonly boolean[]
+}
+
+async function runSession(actions: readonly Action[], delivery: Delivery): Promise<void> {
+  const steps = script(actions)
+  const first = await startHost()
+  const servers: FakeHost[] = [first, await startHost({ sharing: first })]
+  for (const h of servers) await h.event("session.created", { info: { id: S } })
+  const conversation = new HostConversation(first, S)
+  const tui = tuiSource(conversation, first)
+  const pick = <T>(xs: readonly T[], i: number) => xs[i % xs.length]!
+  for (const [i, step] of steps.entries()) {
+    const which = pick(delivery.to, i)
+    if (pick(delivery.restart, i)) servers[which] = await startHost({ sharing: first })
+    const h = servers[which]!
+    for (const happened of step.happened) {
+      switch (happened.kind) {
+        case "message":
+          await conversation.prompt(h, `turn ${i}`, happened.id, REMOVALS_FIRST)
+          break
+        case "call": {
+          const action = step.action as Extract<Action, { kind: "call" }>
+          const ops = opsFor(happened.before, action.ops)
+          await conversation.call(h, argsOf(ops), { message: happened.message, part: happened.part })
+          break
+        }
+        case "revert":
+          await conversation.undo(h, happened.at.message, happened.at.part)
+          break
+        case "unrevert":
+          await conversation.redo(h)
+          break
+        default:
+          throw new Error(`unplayed ${happened.kind}`)
+      }
+    }
+    const where = `step ${i} (${step.action.kind}, server ${which})`
+    expect(await serverList(h), where).toEqual(step.expected)
+    if (pick(delivery.askOther, i))
+      expect(await serverList(servers[1 - which]!), `${where}, other`).toEqual(step.expected)
+    expect(await tui.read(S), `${where}, TUI`).toEqual(step.expected)
+  }
+  // Both servers agree at the end.
+  for (const h of servers) expect(await serverList(h)).toEqual(steps.at(-1)?.expected ?? [])
+}
+
+const delivery = fc.record({
+  to: fc.array(fc.constantFrom<0 | 1>(0, 1), { minLength: 1, maxLength: 7 }),
+  restart: fc.array(fc.boolean(), { minLength: 1, maxLength: 5 }),
+  askOther: fc.array(fc.boolean(), { minLength: 1, maxLength: 5 }),
+})
+
+const session = fc
+  .tuple(actionsArb(0, 2, 6), actionsArb(10, 0, 16))
+  .map(([start, churn]) => [...PLAN, ...start.filter(played), ...churn.filter(played)])
+
+describe("the server runtime and the TUI's list source follow the reference model, across processes and restarts", () => {
+  it(
+    "calls, prompts, undo, redo and commits, delivered to two servers with restarts",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(session, delivery, async (actions, d) => {
+          await runSession(actions, d)
+        }),
+        { numRuns: 50 },
+      )
+    },
+    PROPERTY_TIMEOUT_MS,
+  )
+})
