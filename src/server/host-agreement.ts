@@ -3,13 +3,26 @@
 // long each may take, and the once-per-session word about a host that is slow to answer. It reads the record and
 // updates only what this process knows of the host (`Tracked.host`); the list and state stay sessions.ts's.
 
-import { type HostFacts, type InEffect, inEffect, placesToCheck } from "../core/history/effect.ts"
+import {
+  decidingPlace,
+  type HostFacts,
+  type InEffect,
+  inEffect,
+  placesToCheck,
+} from "../core/history/effect.ts"
 import { revertPoint } from "../core/history/history.ts"
 import { samePoint } from "../core/history/rewind.ts"
 import type { Limits } from "../core/list/types.ts"
 import { historyOf } from "../store/record.ts"
 import type { Store } from "../store/store.ts"
-import { factsFrom, lookupHolds, lookupMessageIds, lookupRevert, placeKey } from "./host-facts.ts"
+import {
+  factsFrom,
+  lookupHolds,
+  lookupMessageIds,
+  lookupRevert,
+  placeKey,
+  removedHere,
+} from "./host-facts.ts"
 import type { HostPort } from "./host-port.ts"
 import type { Tracked } from "./sessions.ts"
 
@@ -73,6 +86,14 @@ export function hostAgreement(
         if (held === undefined) slow(s, "which messages it still has")
         answers.set(placeKey(place), held)
       }
+    // The host's revert point differs from the record's: whether it still holds the record's decides between a
+    // commit and a redo, so it is asked, not assumed (this process may not have seen the removals). A host that
+    // does not say leaves what this process saw to decide, as before the lookup.
+    const deciding = prompted === undefined ? decidingPlace(history, revert) : undefined
+    if (deciding !== undefined && !answers.has(placeKey(deciding)) && !removedHere(s.host, deciding)) {
+      const held = await lookupHolds(host, s.id, deciding, FACTS_WAIT_MS)
+      if (held !== undefined) answers.set(placeKey(deciding), held)
+    }
     let facts = factsFrom(s.host, revert, answers, {
       ask: how.ask === true,
       ...(prompted ? { prompted } : {}),

@@ -33,7 +33,8 @@ export function sawRemoved(facts: KnownFacts, point: Point): void {
   if (facts.removed.length > REMOVED_KEPT) facts.removed.splice(0, facts.removed.length - REMOVED_KEPT)
 }
 
-function removedHere(facts: KnownFacts, point: Point): boolean {
+/** Whether this process saw the host remove this place (or its message). */
+export function removedHere(facts: KnownFacts, point: Point): boolean {
   return (
     facts.removed.includes(point.message) || (point.part !== undefined && facts.removed.includes(key(point)))
   )

@@ -6,7 +6,7 @@
 // other one, and the TUI's list source (reading the same store and the host's facts through the 1.18
 // binding's facts) must show the model's list: each call applied at its place, keeping those before the
 // host's revert point, in messages the host still has. Undo goes to a message or to a call's part; a prompt
-// after an undo commits it, with the host's removal events before the prompt's hook (see REMOVALS_FIRST).
+// after an undo commits it, with the host's removal events after the prompt's hook (see REMOVALS_FIRST).
 // Not covered here: user edits (/todo commands and dialog edits), forks, and a server's own view (the probe
 // is a /todo view through the fake host, which mints no message for it). The run's seed replays it
 // (TEST_SEED); fast-check names the seed of a failure.
@@ -33,11 +33,11 @@ import { HostConversation } from "../fixtures/host-conversation.ts"
 const startHost = fakeHosts()
 const S = "ses_model"
 /**
- * The host's removal events reach the server before the prompt's hook. Known divergence when they come after
- * it: a server started after the calls, told of an undo, keeps the undone calls once a prompt commits it (the
- * focused case in host-facts.test.ts); the property plays the other order until that is fixed.
+ * Whether the host's removal events reach the server before the prompt's hook. After it is the harder order (a
+ * server that did not see the calls must ask the host what the commit removed, host-facts.test.ts), so the
+ * property plays that one.
  */
-const REMOVALS_FIRST = true
+const REMOVALS_FIRST = false
 
 /** One step of a session, worked out on the model first: what happened, and the list the model shows after. */
 interface Step {

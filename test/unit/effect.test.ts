@@ -1,7 +1,7 @@
 // The list in effect (core/history/effect.ts): the stored history under what the host says now, whichever
 // process asks and whatever events it saw. The TUI, the server and an OpenCode 2 binding all call it.
 import { describe, expect, it } from "vitest"
-import { type HostFacts, inEffect, placesToCheck } from "../../src/core/history/effect.ts"
+import { decidingPlace, type HostFacts, inEffect, placesToCheck } from "../../src/core/history/effect.ts"
 import {
   currentList,
   historyFrom,
@@ -125,5 +125,16 @@ describe("the host's facts now, not the events a process saw", () => {
   it("asks about the stored revert point and the newest change only", () => {
     expect(placesToCheck(undone)).toEqual([{ message: "msg_5" }, { message: "msg_6" }])
     expect(placesToCheck(historyFrom(plan))).toEqual([])
+  })
+
+  it("the stored revert point decides when the host's point differs from it, and must be asked", () => {
+    expect(decidingPlace(undone, null)).toEqual({ message: "msg_5" })
+    expect(decidingPlace(undone, { message: "msg_3" })).toEqual({ message: "msg_5" })
+    expect(decidingPlace(undone, { message: "msg_5" })).toBeUndefined()
+    expect(decidingPlace(historyFrom(plan), null)).toBeUndefined()
+    // The answer decides: gone is a commit (the undone calls stay gone), held is a redo.
+    const gone: HostFacts = { revert: null, holds: (p) => p.message !== "msg_5" && p.message !== "msg_6" }
+    expect(inEffect(undone, gone).changes).toEqual(["commit"])
+    expect(inEffect(undone, { revert: null, holds: () => true }).changes).toEqual(["unrevert"])
   })
 })

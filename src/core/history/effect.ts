@@ -78,6 +78,19 @@ export function placesToCheck(history: ListHistory): Point[] {
   return places
 }
 
+/**
+ * The place whose existence decides what the host's revert point means for the history: the stored revert
+ * point, when the host's differs from it (gone: the undo was committed; held: a redo, or a second undo that
+ * moves the point). An adapter asks the host about it rather than assume it is held: a process may not have
+ * seen the removals (it started after the calls, another window committed, or the removals reach it after
+ * the prompt that made them).
+ */
+export function decidingPlace(history: ListHistory, hostRevert: Point | null): Point | undefined {
+  const stored = revertPoint(history)
+  if (stored === undefined || samePoint(stored, hostRevert)) return undefined
+  return stored
+}
+
 function newestPlace(history: ListHistory): Point | undefined {
   const pos = history.tail?.pos
   if (pos === undefined || pos.m === "") return undefined
