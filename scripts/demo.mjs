@@ -56,6 +56,7 @@ let host
 let sessionID
 const printedCalls = new Set()
 let edited = false
+let noticeWaited = false
 let noticeFrom // plugin texts of the request the edit happened in; the next request's new one is the notice
 let finished = false
 
@@ -71,9 +72,18 @@ async function demoDecide(body, info) {
     while (ids.some((id) => !printedCalls.has(id)) && Date.now() < deadline) await sleep(50)
     if (noticeFrom) {
       const notice = pluginTexts(body).find((t) => !noticeFrom.includes(t))
-      if (notice) tell({ kind: "notice", text: notice })
-      else print(["", "  (the model's next request carried no notice of the edit)"])
-      noticeFrom = undefined
+      // The server reads the edit on its next hook; when the record was still locked then (a loaded
+      // machine), it keeps the note stored and sends it with the request after: wait for that one too.
+      if (notice) {
+        tell({ kind: "notice", text: notice })
+        noticeFrom = undefined
+      } else if (noticeWaited) {
+        print(["", "  (neither of the model's next two requests carried a notice of the edit)"])
+        noticeFrom = undefined
+      } else {
+        noticeWaited = true
+        print(["", "  (the edit was read after this request was made: its notice goes with the next)"])
+      }
     }
     const todoResults = info.toolResults.filter((r) => r.name === "todo").length
     if (!edited && todoResults === 2) {
