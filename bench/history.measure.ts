@@ -1,4 +1,4 @@
-// The list history (src/core/history/history.ts) against session length: recording a todo call, and the list
+// The list history (src/core/history/) against session length: recording a todo call, and the list
 // before a point near the end (the common undo), on a history of 10 changes and of 5,000 changes to a
 // 50-task list, compared interleaved (bench/lib.ts) so a loaded machine does not move the ratio. A far
 // revert (a replay from the nearest checkpoint) and reading a stored history back (which checks every
@@ -6,16 +6,10 @@
 // under MAX_RATIO, and the record after 1,000 changes stays under 128 KB.
 
 import { expect, it } from "vitest"
-import {
-  currentList,
-  decodeHistory,
-  encodeHistory,
-  listAt,
-  type Point,
-  recordCall,
-  recordEdit,
-  revert,
-} from "../src/core/history/history.ts"
+import { currentList, listAt, type Point } from "../src/core/history/history.ts"
+import { recordCall, recordEdit } from "../src/core/history/placement.ts"
+import { revert } from "../src/core/history/revert.ts"
+import { decodeHistory, encodeHistory } from "../src/core/history/stored.ts"
 import { executeOps } from "../src/core/list/execute.ts"
 import { encodeRecord } from "../src/store/record.ts"
 import { historySession } from "../test/fixtures/history-session.ts"

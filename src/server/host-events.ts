@@ -3,7 +3,7 @@
 // shapes are read defensively: an event the session step does not use is ignored, one it uses that lacks a
 // field it needs is reported as malformed, and nothing here throws.
 
-import { isCommandMark } from "../core/history/history.ts"
+import { isCommandMark } from "../core/history/placement.ts"
 import { COMMAND_PART_KEY } from "../core/list/carried.ts"
 import { isRecord } from "../core/list/result.ts"
 import { TODO_TOOL } from "../core/list/words.ts"

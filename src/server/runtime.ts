@@ -64,7 +64,7 @@ export interface CommandRun {
 
 /**
  * Marks for /todo commands: unique in this process (a counter), and across processes sharing a session as far
- * as a random prefix goes. Word characters only, within history.ts COMMAND_MARK_CHARS.
+ * as a random prefix goes. Word characters only, within placement.ts COMMAND_MARK_CHARS.
  */
 function commandMarks(): () => string {
   const prefix = Math.random().toString(36).slice(2, 8).padEnd(6, "0")

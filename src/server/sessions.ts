@@ -6,7 +6,8 @@
 
 import { type Config, limitsOf } from "../core/config.ts"
 import { inEffect } from "../core/history/effect.ts"
-import { type Point, revertPoint, sameList, settleEdit } from "../core/history/history.ts"
+import { type Point, revertPoint, sameList } from "../core/history/history.ts"
+import { settleEdit } from "../core/history/placement.ts"
 import { type EditAnchor, editAnchor, type RewindAction } from "../core/history/rewind.ts"
 import { type EditNote, isEditNote } from "../core/list/diff.ts"
 import type { TodoList } from "../core/list/types.ts"

@@ -5,7 +5,7 @@
 import type { ToolDefinition } from "@opencode-ai/plugin"
 import { z } from "zod"
 import { type Config, limitsOf } from "../core/config.ts"
-import { recordCall } from "../core/history/history.ts"
+import { recordCall } from "../core/history/placement.ts"
 import { todoPartOf } from "../core/history/rewind.ts"
 import { CARRIED_LIST_VERSION } from "../core/list/carried.ts"
 import { type ExecuteResult, execute } from "../core/list/execute.ts"

@@ -3,7 +3,9 @@
 // tool call's update, and is recorded in the list's history where it happened in the conversation (its anchor).
 // Reading and writing the TODO.md file itself is todo-file.ts's.
 
-import { currentList, recordEdit, revert, revertPoint } from "../core/history/history.ts"
+import { currentList, revertPoint } from "../core/history/history.ts"
+import { recordEdit } from "../core/history/placement.ts"
+import { revert } from "../core/history/revert.ts"
 import { type EditAnchor, samePoint } from "../core/history/rewind.ts"
 import { diffLists, type EditNote, type ListDiff } from "../core/list/diff.ts"
 import { executeOps } from "../core/list/execute.ts"
@@ -89,7 +91,7 @@ async function change(
 
 /**
  * Runs typed ops (from a /todo verb or a TUI action) against the list the user sees, recorded at `at`;
- * `command`: the mark of the /todo command that runs them (history.ts `settleEdit`).
+ * `command`: the mark of the /todo command that runs them (placement.ts `settleEdit`).
  */
 export function runUserOps(
   store: Store,

@@ -5,14 +5,13 @@
 
 import {
   currentList,
-  decodeHistory,
   HISTORY_CAPS,
   historyFrom,
-  historyReader,
   type ListHistory,
-  recordEdit,
   sameList,
 } from "../core/history/history.ts"
+import { recordEdit } from "../core/history/placement.ts"
+import { decodeHistory, historyReader } from "../core/history/stored.ts"
 import { isRecord, type Result } from "../core/list/result.ts"
 import type { TodoList } from "../core/list/types.ts"
 import { historyPieces, keepSpanText, spansOf } from "./history-text.ts"

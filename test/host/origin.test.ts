@@ -3,7 +3,8 @@
 
 import { mkdirSync, renameSync, writeFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
-import { historyFrom, recordCall, recordEdit } from "../../src/core/history/history.ts"
+import { historyFrom } from "../../src/core/history/history.ts"
+import { recordCall, recordEdit } from "../../src/core/history/placement.ts"
 import { CARRIED_LIST_VERSION, COMMAND_PART_KEY } from "../../src/core/list/carried.ts"
 import type { TodoList } from "../../src/core/list/types.ts"
 import { MARKER } from "../../src/core/model/prompts.ts"

@@ -15,17 +15,11 @@ import {
   limitsOf,
   resolveConfig,
 } from "../../src/core/config.ts"
-import {
-  commit,
-  currentList,
-  decodeHistory,
-  encodeHistory,
-  listAt,
-  recordEdit,
-  revert,
-  unrevert,
-} from "../../src/core/history/history.ts"
+import { currentList, listAt } from "../../src/core/history/history.ts"
+import { recordEdit } from "../../src/core/history/placement.ts"
 import { transcriptList } from "../../src/core/history/rebuild.ts"
+import { commit, revert, unrevert } from "../../src/core/history/revert.ts"
+import { decodeHistory, encodeHistory } from "../../src/core/history/stored.ts"
 import { VERBS as COMMAND_VERBS, parseCommand, tokenize } from "../../src/core/list/command.ts"
 import { execute, executeOps } from "../../src/core/list/execute.ts"
 import { parseMarkdown, renderMarkdown } from "../../src/core/list/markdown.ts"

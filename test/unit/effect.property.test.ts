@@ -9,16 +9,13 @@ import { describe, expect, it } from "vitest"
 import { type HostFacts, inEffect } from "../../src/core/history/effect.ts"
 import {
   currentList,
-  decodeHistory,
-  encodeHistory,
   historyFrom,
   type ListHistory,
   listFingerprint,
   type Point,
-  recordCall,
-  recordEdit,
-  settleEdit,
 } from "../../src/core/history/history.ts"
+import { recordCall, recordEdit, settleEdit } from "../../src/core/history/placement.ts"
+import { decodeHistory, encodeHistory } from "../../src/core/history/stored.ts"
 import {
   type Action,
   actionsArb,

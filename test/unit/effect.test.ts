@@ -2,14 +2,9 @@
 // process asks and whatever events it saw. The TUI, the server and an OpenCode 2 binding all call it.
 import { describe, expect, it } from "vitest"
 import { decidingPlace, type HostFacts, inEffect, placesToCheck } from "../../src/core/history/effect.ts"
-import {
-  currentList,
-  historyFrom,
-  type Point,
-  recordCall,
-  recordEdit,
-  revert,
-} from "../../src/core/history/history.ts"
+import { currentList, historyFrom, type Point } from "../../src/core/history/history.ts"
+import { recordCall, recordEdit } from "../../src/core/history/placement.ts"
+import { revert } from "../../src/core/history/revert.ts"
 import { executeOps } from "../../src/core/list/execute.ts"
 import { DEFAULT_LIMITS } from "../../src/core/list/types.ts"
 import { phase, task } from "../fixtures/lists.ts"

@@ -9,15 +9,10 @@ import {
   sourceStateAt,
   sourceTitle,
 } from "../../src/core/history/fork.ts"
-import {
-  historyFrom,
-  listAt,
-  recordCall,
-  recordEdit,
-  revert,
-  stateAtCall,
-} from "../../src/core/history/history.ts"
+import { historyFrom, listAt, stateAtCall } from "../../src/core/history/history.ts"
+import { recordCall, recordEdit } from "../../src/core/history/placement.ts"
 import { transcriptList } from "../../src/core/history/rebuild.ts"
+import { revert } from "../../src/core/history/revert.ts"
 import { DEFAULT_LIMITS, type TodoList } from "../../src/core/list/types.ts"
 import { OPEN_SAMPLE, phase, task } from "../fixtures/lists.ts"
 import { LATER, msg } from "../fixtures/transcripts.ts"

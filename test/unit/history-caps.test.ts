@@ -6,16 +6,15 @@ import { describe, expect, it } from "vitest"
 import { STORED_LIMITS } from "../../src/core/config.ts"
 import {
   currentList,
-  decodeHistory,
-  encodeHistory,
   HISTORY_CAPS,
   historyFrom,
   type ListHistory,
   listAt,
   type Meter,
-  recordCall,
 } from "../../src/core/history/history.ts"
+import { recordCall } from "../../src/core/history/placement.ts"
 import { MAX_SPAN_ENTRIES } from "../../src/core/history/spans.ts"
+import { decodeHistory, encodeHistory } from "../../src/core/history/stored.ts"
 import { parseSnapshot } from "../../src/core/list/parse.ts"
 import type { TodoList } from "../../src/core/list/types.ts"
 import { decodeRecord, encodeRecord } from "../../src/store/record.ts"

@@ -5,15 +5,10 @@
 
 import fc from "fast-check"
 import { afterEach, describe, expect, it, vi } from "vitest"
-import {
-  currentList,
-  encodeHistory,
-  historyFrom,
-  type ListHistory,
-  recordCall,
-  recordEdit,
-  revert,
-} from "../../src/core/history/history.ts"
+import { currentList, historyFrom, type ListHistory } from "../../src/core/history/history.ts"
+import { recordCall, recordEdit } from "../../src/core/history/placement.ts"
+import { revert } from "../../src/core/history/revert.ts"
+import { encodeHistory } from "../../src/core/history/stored.ts"
 import { parseSnapshot } from "../../src/core/list/parse.ts"
 import type { TodoList } from "../../src/core/list/types.ts"
 import { historyText } from "../../src/store/history-text.ts"

@@ -6,21 +6,16 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
-  commit,
   currentList,
-  decodeHistory,
-  encodeHistory,
   historyFrom,
   type ListHistory,
   listAt,
   listFingerprint,
-  recordCall,
-  recordEdit,
-  revert,
   type Stepped,
-  settleEdit,
-  unrevert,
 } from "../../src/core/history/history.ts"
+import { recordCall, recordEdit, settleEdit } from "../../src/core/history/placement.ts"
+import { commit, revert, unrevert } from "../../src/core/history/revert.ts"
+import { decodeHistory, encodeHistory } from "../../src/core/history/stored.ts"
 import {
   type Action,
   actionsArb,

@@ -5,24 +5,19 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
-  commit,
   currentList,
-  decodeHistory,
-  encodeHistory,
   historyFrom,
   type ListHistory,
   listAt,
   listFingerprint,
-  recordCall,
-  recordEdit,
-  revert,
   revertPoint,
-  settleEdit,
   stateAtCall,
-  unrevert,
 } from "../../src/core/history/history.ts"
+import { recordCall, recordEdit, settleEdit } from "../../src/core/history/placement.ts"
+import { commit, revert, unrevert } from "../../src/core/history/revert.ts"
 import { applyDelta, diffRows, expandId, fromRows, shortenId, toRows } from "../../src/core/history/rows.ts"
 import { walk } from "../../src/core/history/spans.ts"
+import { decodeHistory, encodeHistory } from "../../src/core/history/stored.ts"
 import { executeOps } from "../../src/core/list/execute.ts"
 import { DEFAULT_LIMITS, type Op, type TodoList } from "../../src/core/list/types.ts"
 import { encodeRecord } from "../../src/store/record.ts"

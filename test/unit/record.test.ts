@@ -2,17 +2,10 @@
 // unreadable has a reason.
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import {
-  currentList,
-  encodeHistory,
-  historyFrom,
-  listAt,
-  recordCall,
-  recordEdit,
-  revert,
-  revertPoint,
-  unrevert,
-} from "../../src/core/history/history.ts"
+import { currentList, historyFrom, listAt, revertPoint } from "../../src/core/history/history.ts"
+import { recordCall, recordEdit } from "../../src/core/history/placement.ts"
+import { revert, unrevert } from "../../src/core/history/revert.ts"
+import { encodeHistory } from "../../src/core/history/stored.ts"
 import { parseSnapshot } from "../../src/core/list/parse.ts"
 import type { TodoList } from "../../src/core/list/types.ts"
 import {

@@ -5,7 +5,7 @@
 // that saw every event, because nothing here depends on which events a process saw.
 
 /*
- * The rules, in order (each a step of history.ts, so the stored form stays the one the store knows):
+ * The rules, in order (each a step of revert.ts, so the stored form stays the one the store knows):
  * 1. The history records a revert (point Q) and the host no longer holds Q: the reverted messages were
  *    removed (the next prompt commits an undo, in this process or another, before or after a restart). The
  *    revert is committed at Q: the states from Q on are dropped, and edits made while reverted stay.
@@ -24,15 +24,8 @@
 import type { Limits, TodoList } from "../list/types.ts"
 import { DEFAULT_LIMITS } from "../list/types.ts"
 import type { DroppedEdit } from "./edits.ts"
-import {
-  commit,
-  currentList,
-  type ListHistory,
-  type Point,
-  revert,
-  revertPoint,
-  unrevert,
-} from "./history.ts"
+import { currentList, type ListHistory, type Point, revertPoint } from "./history.ts"
+import { commit, revert, unrevert } from "./revert.ts"
 import { isPoint, type Pos, walk } from "./spans.ts"
 
 /** What the host says now about one session. A binding (V1 events and lookups, V2 events) fills it in. */

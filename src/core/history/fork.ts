@@ -17,7 +17,7 @@
  */
 
 import type { TodoList } from "../list/types.ts"
-import { historyFrom, type ListHistory, listAt, listForCopy, stateAtCall } from "./history.ts"
+import { historyFrom, type ListHistory, listAt, stateAtCall } from "./history.ts"
 import {
   historyReaching,
   type Reached,
@@ -25,6 +25,7 @@ import {
   type TranscriptList,
   type TranscriptMessage,
 } from "./rebuild.ts"
+import { listForCopy } from "./revert.ts"
 
 const FORK_TITLE = /^(.+) \(fork #(\d+)\)$/
 

@@ -19,7 +19,8 @@ import { describeValue, parseSnapshot } from "../list/parse.ts"
 import { fail, isRecord, ok, type Result } from "../list/result.ts"
 import type { Limits, TodoList } from "../list/types.ts"
 import { hostileText, quotePreview } from "../list/words.ts"
-import { currentList, historyFrom, type ListHistory, recordCall, recordEdit, sameList } from "./history.ts"
+import { currentList, historyFrom, type ListHistory, sameList } from "./history.ts"
+import { recordCall, recordEdit } from "./placement.ts"
 
 /** A list a part carries, and the call id of the todo call whose result it is (none for a /todo reply). */
 export interface PartList extends CarriedList {

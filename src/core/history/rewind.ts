@@ -24,7 +24,7 @@
  * A /todo command is the exception: the host runs its hook before it mints the command's own message, and
  * that message belongs to the command. Its edit is recorded at once, with a mark the hook also writes into the
  * command's part; the user message that carries the mark is the command's, and the edit settles there
- * (history.ts `settleEdit`), after any commit that message makes. Several commands may wait at once (two
+ * (placement.ts `settleEdit`), after any commit that message makes. Several commands may wait at once (two
  * `POST /command` together): each settles on the message with its own mark, whatever order they come in,
  * and a message with no mark (a prompt, a reminder) takes no marked command's edit. A command the adapter
  * gave no mark is settled by the next user message with no mark, oldest first (the order the hooks ran in):

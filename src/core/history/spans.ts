@@ -1,6 +1,7 @@
 // Where the list history keeps its entries: positions in the conversation and their order, spans (a
 // checkpoint and the entries after it, ids shortened against the entry before), walking and replaying a
-// span, and the end of the newest span that recording and a near undo read. Pure; history.ts is the API.
+// span, and the end of the newest span that recording and a near undo read. Pure; history.ts and
+// its siblings (placement.ts, revert.ts, stored.ts) are the API.
 
 import { isRecord } from "../list/result.ts"
 import type { TodoList } from "../list/types.ts"
