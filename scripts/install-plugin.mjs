@@ -9,7 +9,9 @@
 // lib/plugin-config.mjs.
 // OpenCode 2 (found as `opencode --version` 2.x on PATH, or chosen with --host=2) reads neither file's
 // `plugin` list: there the script writes a local plugin folder, plugins/opencode-todo/ in the config
-// folder, whose index.mjs and tui.mjs load this package's two built entries (docs/opencode-2.md).
+// folder, whose index.mjs and tui.mjs load this package's two built entries (docs/opencode-2.md); its
+// --uninstall removes those two files, and the tarball install folder they loaded once no config file lists it
+// and no other plugin folder loads it, as on 1.x.
 import { spawnSync } from "node:child_process"
 import {
   existsSync,
@@ -132,6 +134,53 @@ function ownUnpackDir(spec) {
   const dir = dirname(dirname(spec))
   if (spec !== join(dir, "node_modules", PACKAGE_NAME) || dirname(dir) !== unpackRoot()) return undefined
   return readText(join(dir, "package.json")) === UNPACK_MANIFEST ? dir : undefined
+}
+
+/**
+ * Deletes each tarball install folder this script made among `specs` (the package folders entries pointed at),
+ * unless `holder(dir)` names a file that still lists or loads it; then the install root, once empty.
+ */
+function dropUnpackDirs(specs, { dryRun, holder }) {
+  const dirs = new Set(specs.map(ownUnpackDir).filter((d) => d !== undefined))
+  for (const dir of dirs) {
+    const held = holder(dir)
+    if (held) {
+      process.stdout.write(`  kept ${dir}: ${held.file} still ${held.verb} it\n`)
+      continue
+    }
+    process.stdout.write(`  ${dryRun ? "would delete" : "deleted"} ${dir} (the tarball's install folder)\n`)
+    if (!dryRun) rmSync(dir, { recursive: true, force: true })
+  }
+  try {
+    if (!dryRun && dirs.size > 0 && readdirSync(unpackRoot()).length === 0)
+      rmSync(unpackRoot(), { recursive: true })
+  } catch {}
+}
+
+/** The first of the 1.x config `files` that lists the package in install folder `dir`: { file, verb }. */
+function configLister(files, dir) {
+  const spec = join(dir, "node_modules", PACKAGE_NAME)
+  const file = files.find((f) => (listedSpecs(readText(f)) ?? []).includes(spec))
+  return file === undefined ? undefined : { file, verb: "lists" }
+}
+
+/** A file of OpenCode 2 plugin folder `folder` that loads the package in install folder `dir`: { file, verb }. */
+function v2Loader(folder, dir) {
+  const spec = join(dir, "node_modules", PACKAGE_NAME)
+  const file = ["index.mjs", "tui.mjs"].map((f) => join(folder, f)).find((f) => v2LoadedSpec(f) === spec)
+  return file === undefined ? undefined : { file, verb: "loads" }
+}
+
+/** The package folder a plugin-folder file this script wrote loads (its import, less `dist/<entry>`); else undefined. */
+function v2LoadedSpec(file) {
+  const text = readText(file)
+  if (text === undefined || !text.startsWith(V2_MARK)) return undefined
+  const url = /from ("[^"\n]*")/.exec(text)?.[1]
+  try {
+    return dirname(dirname(fileURLToPath(JSON.parse(url))))
+  } catch {
+    return undefined
+  }
 }
 
 /**
@@ -353,7 +402,12 @@ function installV2(spec, { project, uninstall, dryRun }) {
     process.stdout.write(
       `install-plugin: OpenCode 2: removing ${dir}, ${scope}${dryRun ? " (dry run)" : ""}\n`,
     )
+    // The tarball install folders these files load, read before the files go.
+    const loaded = Object.keys(files).flatMap((f) => v2LoadedSpec(join(dir, f)) ?? [])
     if (!dryRun) for (const f of Object.keys(files)) rmSync(join(dir, f), { force: true })
+    const other = v2PluginDir(project === undefined ? callerDir : undefined)
+    const configs = [scopeFiles(undefined), scopeFiles(callerDir)].flatMap((s) => [...s.opencode, ...s.tui])
+    dropUnpackDirs(loaded, { dryRun, holder: (d) => v2Loader(other, d) ?? configLister(configs, d) })
     return
   }
   if (typeof spec !== "string" || !existsSync(spec))
@@ -441,28 +495,16 @@ if (plans.every((p) => p.changes.length === 0)) process.stdout.write(`  no ${PAC
 // A tarball install folder this script made goes with the last entry pointing at it.
 if (opts.uninstall) {
   const removed = plans.flatMap((p) => p.changes.filter((c) => c.action === "removed").map((c) => c.spec))
-  const dirs = new Set(removed.map(ownUnpackDir).filter((d) => d !== undefined))
-  // This scope's files list it no more; the other scope's (as the double-listing note reads them) may.
+  // This scope's files list it no more; the other scope's (as the double-listing note reads them) may, and so
+  // may an OpenCode 2 plugin folder of either scope.
   const other = scopeFiles(opts.project === undefined ? callerDir : undefined)
-  const stillListing = (dir) =>
-    [...other.opencode, ...other.tui].find((file) =>
-      (listedSpecs(readText(file)) ?? []).includes(join(dir, "node_modules", PACKAGE_NAME)),
-    )
-  for (const dir of dirs) {
-    const holder = stillListing(dir)
-    if (holder) {
-      process.stdout.write(`  kept ${dir}: ${holder} still lists it\n`)
-      continue
-    }
-    process.stdout.write(
-      `  ${opts.dryRun ? "would delete" : "deleted"} ${dir} (the tarball's install folder)\n`,
-    )
-    if (!opts.dryRun) rmSync(dir, { recursive: true, force: true })
-  }
-  try {
-    if (!opts.dryRun && dirs.size > 0 && readdirSync(unpackRoot()).length === 0)
-      rmSync(unpackRoot(), { recursive: true })
-  } catch {}
+  const folders = [v2PluginDir(undefined), v2PluginDir(callerDir)]
+  dropUnpackDirs(removed, {
+    dryRun: opts.dryRun,
+    holder: (d) =>
+      configLister([...other.opencode, ...other.tui], d) ??
+      folders.reduce((h, f) => h ?? v2Loader(f, d), undefined),
+  })
 }
 
 // The other scope's entries load too: say so, since the plugin would then load twice.
