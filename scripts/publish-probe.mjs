@@ -14,13 +14,13 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { startMockModel } from "./lib/mock-model.mjs"
 import { hasTmux, screenText, sidebarBlock, startTui, todoConversation } from "./lib/tui.mjs"
+import { sleep } from "./lib/wait.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const started = Date.now()
 const secs = (ms) => `${(ms / 1000).toFixed(1)}s`
 const since = () => secs(Date.now() - started)
 const work = mkdtempSync(join(tmpdir(), "octodo-publish-"))
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
 function fail(message, detail = "") {
   const error = new Error(message)

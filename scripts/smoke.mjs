@@ -8,7 +8,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { startHost } from "./lib/host.mjs"
 import { loadKit } from "./lib/kit.mjs"
-import { startMockModel, textOf } from "./lib/mock-model.mjs"
+import { startMockModel, textOf, toolResults, userTexts } from "./lib/mock-model.mjs"
 import { proveSteering } from "./lib/prompt-steering.mjs"
 import { createReport } from "./lib/report.mjs"
 import { decide, PLAN, scenarioOf, TASKS } from "./lib/scenarios.mjs"
@@ -25,7 +25,7 @@ import {
   speakingScenarios,
 } from "./lib/smoke-speaking.mjs"
 import { proveUndo } from "./lib/smoke-undo.mjs"
-import { sleep, waitQuiet } from "./lib/wait.mjs"
+import { until, waitQuiet } from "./lib/wait.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const SERVER_ENTRY = join(root, "dist", "server.mjs")
@@ -66,10 +66,7 @@ async function boot(extra = {}) {
 function requestsOf(keyword, since = 0) {
   return model.requests.slice(since).filter((r) => r.kind === "main" && scenarioOf(r.body) === keyword)
 }
-/** Texts of user-role content in a request (prompts, reminders, attached notices). */
-const userTexts = (req) => req.body.messages.filter((m) => m.role === "user").map((m) => textOf(m.content))
 const markerCount = (req) => userTexts(req).join("\n").split(MARKER).length - 1
-const toolResults = (req) => req.body.messages.filter((m) => m.role === "tool").map((m) => textOf(m.content))
 
 const quiet = (host, id, options) => waitQuiet(host, model, id, options)
 
@@ -195,8 +192,7 @@ try {
   const abortSession = await host.createSession()
   const sent = host.events.length
   await host.sendMessageAsync(abortSession.id, "scenario:abort Fix it.")
-  const deadline = Date.now() + 120_000
-  while (requestsOf("abort").length < 2 && Date.now() < deadline) await sleep(200)
+  await until(() => requestsOf("abort").length >= 2, 120_000, 200)
   await host.abort(abortSession.id)
   await host.waitIdle(abortSession.id, { since: sent, timeoutMs: 60_000 })
   await quiet(host, abortSession.id)

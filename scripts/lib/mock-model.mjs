@@ -56,6 +56,13 @@ export function textOf(content) {
   return ""
 }
 
+/** The texts of the tool results in a request the server recorded, in order. */
+export const toolResults = (req) =>
+  req.body.messages.filter((m) => m.role === "tool").map((m) => textOf(m.content))
+/** The texts of the user-role messages in a recorded request: prompts, reminders, attached notices. */
+export const userTexts = (req) =>
+  req.body.messages.filter((m) => m.role === "user").map((m) => textOf(m.content))
+
 /**
  * What kind of call this is, from structure only. Main turns always offer tools. Of the tool-less
  * calls, the compaction summarizer sends the whole history as one transcript inside a single user

@@ -27,6 +27,10 @@ export const PLAN = [
   { phase: "Fix", items: ["Handle empty input", "Handle nested quotes", "Add regression tests"] },
 ]
 export const TASKS = PLAN.flatMap((p) => p.items)
+/** A `todo view` result of the plan: the whole list, starting with its first phase. */
+export const isView = (text) => text.startsWith(`"${PLAN[0].phase}" (`)
+/** The status mark a list rendering gives a task: "[x]" done, "[>]" in progress, "[ ]" pending. */
+export const taskMark = (text, task) => new RegExp(`(\\[[ x>!~-]\\]) "${task}"`).exec(text ?? "")?.[1]
 
 /**
  * Every scenario: (info) => reply. `info` comes from mock-model's describeRequest plus kind/seq.

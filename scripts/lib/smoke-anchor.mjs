@@ -7,21 +7,12 @@
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { PLAN, shape, TASKS, todo } from "./scenarios.mjs"
-import { sleep } from "./wait.mjs"
+import { until } from "./wait.mjs"
 
 /** How long the plugin gets to follow an event (the host delivers events to plugins asynchronously). */
 const FOLLOW_MS = 8000
 const ADDED = "Write the docs"
 const CALLS = ["call_anchor_first", "call_anchor_second"]
-
-async function until(ok, ms = FOLLOW_MS) {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const answer = ok()
-    if (answer || Date.now() > deadline) return answer
-    await sleep(100)
-  }
-}
 
 /** The scripted model: a plan; then two todo calls in one reply (done the first task, block the fourth). */
 export const anchorScenarios = {
@@ -79,23 +70,25 @@ export async function proveAnchors({ host, check, need }) {
   await host.revert(id, second)
   check(
     "two /todo commands at once: an undo at the later command's message takes back that command's edit only",
-    await until(() =>
-      secondIsRm
-        ? status(id, removed) !== undefined && status(id, ADDED) !== undefined
-        : status(id, removed) === undefined && status(id, ADDED) === undefined,
+    await until(
+      () =>
+        secondIsRm
+          ? status(id, removed) !== undefined && status(id, ADDED) !== undefined
+          : status(id, removed) === undefined && status(id, ADDED) === undefined,
+      FOLLOW_MS,
     ),
     `${secondIsRm ? "rm" : "append"} message later; ${removed}: ${status(id, removed)}, ${ADDED}: ${status(id, ADDED)}`,
   )
   await host.revert(id, first)
   check(
     "...and an undo at the earlier one takes back both",
-    await until(() => status(id, removed) !== undefined && status(id, ADDED) === undefined),
+    await until(() => status(id, removed) !== undefined && status(id, ADDED) === undefined, FOLLOW_MS),
     `${status(id, removed)}, ${status(id, ADDED)}`,
   )
   await host.unrevert(id)
   check(
     "...and redo brings both back",
-    await until(() => status(id, removed) === undefined && status(id, ADDED) !== undefined),
+    await until(() => status(id, removed) === undefined && status(id, ADDED) !== undefined, FOLLOW_MS),
     `${status(id, removed)}, ${status(id, ADDED)}`,
   )
 
@@ -117,7 +110,7 @@ export async function proveAnchors({ host, check, need }) {
   const byCall = CALLS.map((c) => asks.find((e) => callOf(e) === c))
   const [earlier, later] = byCall.every(Boolean) ? byCall : asks
   await host.api.post(`/permission/${later.properties.id}/reply`, { reply: "once" })
-  need("the later call finished first", await until(() => status(par, TASKS[3]) === "blocked"))
+  need("the later call finished first", await until(() => status(par, TASKS[3]) === "blocked", FOLLOW_MS))
   await host.api.post(`/permission/${earlier.properties.id}/reply`, { reply: "once" })
   await host.waitIdle(par, { since, timeoutMs: 120_000 })
   await host.waitSettled(par, { timeoutMs: 60_000 })
@@ -131,18 +124,27 @@ export async function proveAnchors({ host, check, need }) {
   await host.revert(par, reply.info.id, { partID: p2 })
   check(
     "parallel calls finishing out of order: an undo at the later call's part takes back that call only",
-    await until(() => status(par, TASKS[3]) === "pending" && status(par, TASKS[0]) === "completed"),
+    await until(
+      () => status(par, TASKS[3]) === "pending" && status(par, TASKS[0]) === "completed",
+      FOLLOW_MS,
+    ),
     `${TASKS[0]}: ${status(par, TASKS[0])}, ${TASKS[3]}: ${status(par, TASKS[3])}`,
   )
   await host.revert(par, reply.info.id, { partID: p1 })
   check(
     "...and an undo at the earlier call's part takes back both",
-    await until(() => status(par, TASKS[3]) === "pending" && status(par, TASKS[0]) === "in_progress"),
+    await until(
+      () => status(par, TASKS[3]) === "pending" && status(par, TASKS[0]) === "in_progress",
+      FOLLOW_MS,
+    ),
   )
   await host.unrevert(par)
   check(
     "...and redo brings both back",
-    await until(() => status(par, TASKS[3]) === "blocked" && status(par, TASKS[0]) === "completed"),
+    await until(
+      () => status(par, TASKS[3]) === "blocked" && status(par, TASKS[0]) === "completed",
+      FOLLOW_MS,
+    ),
   )
   console.log(`   anchors section took ${((Date.now() - t0) / 1000).toFixed(1)}s`)
 }

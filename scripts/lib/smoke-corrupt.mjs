@@ -4,10 +4,9 @@
 // so once. The list is read the way the model sees it: the `todo view` result the scripted model received.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { basename, dirname, join } from "node:path"
-import { textOf } from "./mock-model.mjs"
+import { toolResults } from "./mock-model.mjs"
 
 const GARBAGE = "\u0000\u0001 not a todo record {"
-const toolResults = (req) => req.body.messages.filter((m) => m.role === "tool").map((m) => textOf(m.content))
 
 /** `id` is a session with a stored list whose tasks are `tasks`; the scenario "view" makes the model call `todo view`. */
 export async function proveCorrupt({ host, model, check, quiet, id, tasks }) {

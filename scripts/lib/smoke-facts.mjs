@@ -5,25 +5,12 @@
 // before the fork included. Lists are read from the stored record and from the model's `todo view` results.
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { textOf } from "./mock-model.mjs"
-import { TASKS } from "./scenarios.mjs"
-import { sleep } from "./wait.mjs"
+import { toolResults } from "./mock-model.mjs"
+import { isView, TASKS, taskMark } from "./scenarios.mjs"
+import { until } from "./wait.mjs"
 
 /** How long the plugin gets to follow an event (the host delivers events to plugins asynchronously). */
 const FOLLOW_MS = 8000
-
-async function until(ok, ms = FOLLOW_MS) {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const answer = ok()
-    if (answer || Date.now() > deadline) return answer
-    await sleep(100)
-  }
-}
-
-const toolResults = (req) => req.body.messages.filter((m) => m.role === "tool").map((m) => textOf(m.content))
-const isView = (text) => text.startsWith('"Explore" (')
-const mark = (text, task) => new RegExp(`(\\[[ x>!~-]\\]) "${task}"`).exec(text ?? "")?.[1]
 
 /**
  * Runs on hosts of its own (`boot` starts one on a data folder): the first is stopped for the restart, the
@@ -54,19 +41,25 @@ export async function proveHostFacts({ boot, model, kit, check, need }) {
   await turn(first, id, "done2")
   const third = (await first.listMessages(id)).filter((m) => m.info.role === "user")[2]?.info.id
   await first.revert(id, third)
-  need("restart: the undo is stored", await until(() => storedMark(id, TASKS[1]) === "in_progress"))
+  need(
+    "restart: the undo is stored",
+    await until(() => storedMark(id, TASKS[1]) === "in_progress", FOLLOW_MS),
+  )
   await first.stop({ keep: true })
   const second = await boot({ dataDir: data, projectDir: project })
   await second.unrevert(id)
   check(
     "undo, restart OpenCode, redo: the redone list is in effect",
-    await until(() => storedMark(id, TASKS[1]) === "completed" && storedMark(id, TASKS[2]) === "in_progress"),
+    await until(
+      () => storedMark(id, TASKS[1]) === "completed" && storedMark(id, TASKS[2]) === "in_progress",
+      FOLLOW_MS,
+    ),
     `${storedMark(id, TASKS[1])}, ${storedMark(id, TASKS[2])}`,
   )
   const view = (await turn(second, id, "view")).flatMap(toolResults).findLast(isView)
   check(
     "...and the model's todo view after the restart shows it",
-    mark(view, TASKS[1]) === "[x]" && mark(view, TASKS[2]) === "[>]",
+    taskMark(view, TASKS[1]) === "[x]" && taskMark(view, TASKS[2]) === "[>]",
     view?.split("\n").slice(0, 4).join(" | "),
   )
 
@@ -76,12 +69,12 @@ export async function proveHostFacts({ boot, model, kit, check, need }) {
   await second.revert(id, third)
   need(
     "two servers: the undo in the first is stored",
-    await until(() => storedMark(id, TASKS[1]) === "in_progress"),
+    await until(() => storedMark(id, TASKS[1]) === "in_progress", FOLLOW_MS),
   )
   await other.unrevert(id)
   check(
     "two servers on one data folder: undo in one, redo in the other gives the whole list back",
-    await until(() => storedMark(id, TASKS[1]) === "completed"),
+    await until(() => storedMark(id, TASKS[1]) === "completed", FOLLOW_MS),
     `${storedMark(id, TASKS[1])} (view turn ${fourth ? "kept" : "missing"})`,
   )
 
@@ -107,7 +100,7 @@ export async function proveHostFacts({ boot, model, kit, check, need }) {
   const chained = (await turn(second, f3.id, "view")).flatMap(toolResults).findLast(isView)
   check(
     "a fork of a fork of a fork, the middle ones never prompted, starts with the source's list, the dialog edit included",
-    mark(chained, dropped) === "[-]" && mark(chained, TASKS[0]) === "[>]",
+    taskMark(chained, dropped) === "[-]" && taskMark(chained, TASKS[0]) === "[>]",
     chained?.split("\n").slice(0, 6).join(" | "),
   )
   await other.stop()

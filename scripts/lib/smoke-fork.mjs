@@ -7,8 +7,8 @@
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { makeSandbox, removeSandbox, runCli, sandboxEnv } from "./host.mjs"
-import { textOf } from "./mock-model.mjs"
-import { PLAN, shape, todo } from "./scenarios.mjs"
+import { toolResults, userTexts } from "./mock-model.mjs"
+import { isView, PLAN, shape, todo } from "./scenarios.mjs"
 
 const DROPPED = "Add regression tests"
 const DIFFERS = "differs from what the conversation above shows"
@@ -43,13 +43,10 @@ export const forkScenarios = {
   },
 }
 
-const toolResults = (req) => req.body.messages.filter((m) => m.role === "tool").map((m) => textOf(m.content))
-const userTexts = (req) => req.body.messages.filter((m) => m.role === "user").map((m) => textOf(m.content))
-
 /** The last `todo view` result the model received in a scenario's requests (it starts with a phase line). */
 function lastView(requests) {
   const last = requests.at(-1)
-  return (last ? toolResults(last) : []).findLast((t) => t.startsWith(`"${PLAN[0].phase}" (`)) ?? ""
+  return (last ? toolResults(last) : []).findLast(isView) ?? ""
 }
 
 /**

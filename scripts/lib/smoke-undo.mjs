@@ -11,31 +11,16 @@
 // requests the scripted model received.
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { textOf } from "./mock-model.mjs"
-import { TASKS } from "./scenarios.mjs"
-import { sleep } from "./wait.mjs"
+import { textOf, toolResults } from "./mock-model.mjs"
+import { isView, TASKS, taskMark } from "./scenarios.mjs"
+import { sleep, until } from "./wait.mjs"
 
 /** How long the plugin gets to follow an event (the host delivers events to plugins asynchronously). */
 const FOLLOW_MS = 5000
 /** How long nothing may happen after a revert for the check that the plugin started no turn. */
 const STILL_MS = 1500
 
-/** Polls `ok` until it holds or `ms` passed; returns the last answer. */
-async function until(ok, ms = FOLLOW_MS) {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const answer = ok()
-    if (answer || Date.now() > deadline) return answer
-    await sleep(100)
-  }
-}
-
-const toolResults = (req) => req.body.messages.filter((m) => m.role === "tool").map((m) => textOf(m.content))
-/** A `todo view` result: the whole list, starting with the first phase. */
-const isView = (text) => text.startsWith('"Explore" (')
 const lastUserText = (req) => textOf(req.body.messages.filter((m) => m.role === "user").at(-1)?.content ?? "")
-/** The status mark a list rendering gives a task: "[x]" done, "[>]" in progress, "[ ]" pending. */
-const mark = (text, task) => new RegExp(`(\\[[ x>!~-]\\]) "${task}"`).exec(text ?? "")?.[1]
 
 export async function proveUndo({ host, model, kit, check }) {
   const t0 = Date.now()
@@ -81,6 +66,7 @@ export async function proveUndo({ host, model, kit, check }) {
   const tRevert = Date.now()
   const followed = await until(
     () => storedMark(TASKS[0]) === "completed" && storedMark(TASKS[1]) === "in_progress",
+    FOLLOW_MS,
   )
   check(
     "revert: the list in effect is the list before the second done, at once",
@@ -96,18 +82,21 @@ export async function proveUndo({ host, model, kit, check }) {
 
   // Redo: the newest list.
   await host.unrevert(id)
-  check("redo: the newest list is in effect again", await until(() => storedMark(TASKS[1]) === "completed"))
+  check(
+    "redo: the newest list is in effect again",
+    await until(() => storedMark(TASKS[1]) === "completed", FOLLOW_MS),
+  )
   const viewed = await turn("view")
   const redoView = viewed.flatMap(toolResults).findLast(isView)
   check(
     "...and the model's todo view shows the second done",
-    mark(redoView, TASKS[1]) === "[x]",
+    taskMark(redoView, TASKS[1]) === "[x]",
     redoView?.split("\n").slice(0, 4).join(" | "),
   )
 
   // Undo again (the second done and the view turn), committed by the next prompt: the /todo command.
   await host.revert(id, thirdTurn)
-  await until(() => storedMark(TASKS[1]) === "in_progress")
+  await until(() => storedMark(TASKS[1]) === "in_progress", FOLLOW_MS)
   const beforeCommand = model.requests.length
   await host.runCommand(id, "todo", "", { timeoutMs: 120_000 })
   await host.waitSettled(id)
@@ -115,7 +104,7 @@ export async function proveUndo({ host, model, kit, check }) {
   const shown = commandReq ? lastUserText(commandReq) : ""
   check(
     "/todo during the undo shows the list before the second done (the model receives it)",
-    mark(shown, TASKS[0]) === "[x]" && mark(shown, TASKS[1]) === "[>]",
+    taskMark(shown, TASKS[0]) === "[x]" && taskMark(shown, TASKS[1]) === "[>]",
     shown.split("\n").slice(0, 4).join(" | "),
   )
   const left = (await host.listMessages(id)).filter((m) => m.info.role === "user").map((m) => m.info.id)
@@ -131,7 +120,7 @@ export async function proveUndo({ host, model, kit, check }) {
   const restored = results.findLast(isView)
   check(
     "after the commit the model's todo view shows the list before the second done",
-    mark(restored, TASKS[1]) === "[>]",
+    taskMark(restored, TASKS[1]) === "[>]",
     restored?.split("\n").slice(0, 4).join(" | "),
   )
   check(
@@ -149,11 +138,11 @@ export async function proveUndo({ host, model, kit, check }) {
   check("the host cut the reply at the call's part", cut?.revert?.partID === callPart?.id)
   check(
     "a partial undo takes back the call at that part, at once",
-    await until(() => storedMark(TASKS[2]) === "in_progress"),
+    await until(() => storedMark(TASKS[2]) === "in_progress", FOLLOW_MS),
     storedMark(TASKS[2]),
   )
   await host.unrevert(id)
-  check("...and redo brings it back", await until(() => storedMark(TASKS[2]) === "completed"))
+  check("...and redo brings it back", await until(() => storedMark(TASKS[2]) === "completed", FOLLOW_MS))
   const history = stored()?.history
   check(
     "the stored history keeps no revert pending",
@@ -174,13 +163,13 @@ export async function proveUndo({ host, model, kit, check }) {
   await host.revert(id, commandMessage?.info.id)
   check(
     "an undo at the /todo command's message takes its edit back, at once",
-    await until(() => storedMark(removed) === "pending"),
+    await until(() => storedMark(removed) === "pending", FOLLOW_MS),
     String(storedMark(removed)),
   )
   const forkView = (await turnIn(forked.id, "view")).flatMap(toolResults).findLast(isView)
   check(
     "...and a fork at that message starts without the edit",
-    mark(forkView, removed) === "[ ]",
+    taskMark(forkView, removed) === "[ ]",
     forkView?.split("\n").slice(-2).join(" | "),
   )
 
@@ -198,13 +187,13 @@ export async function proveUndo({ host, model, kit, check }) {
   const undoneView = (await turnIn(forkedUndone.id, "view")).flatMap(toolResults).findLast(isView)
   check(
     "a fork at the point undone to, made during the undo, starts with the dialog edits made while undone",
-    mark(undoneView, removed) === "[x]" && mark(undoneView, kept) === "[-]",
-    `${mark(undoneView, removed)} ${mark(undoneView, kept)}`,
+    taskMark(undoneView, removed) === "[x]" && taskMark(undoneView, kept) === "[-]",
+    `${taskMark(undoneView, removed)} ${taskMark(undoneView, kept)}`,
   )
   await host.unrevert(id)
   check(
     "redo: the command's edit is back, the edit on its removed task dropped, the other kept",
-    await until(() => storedMark(removed) === undefined && storedMark(kept) === "abandoned"),
+    await until(() => storedMark(removed) === undefined && storedMark(kept) === "abandoned", FOLLOW_MS),
     `${storedMark(removed)}, ${storedMark(kept)}`,
   )
   const afterRedo = await turn("view")
@@ -221,13 +210,13 @@ export async function proveUndo({ host, model, kit, check }) {
 
   // A dialog edit while undone, then a new prompt: the prompt makes the undo final, the edit kept.
   await host.revert(id, commandMessage?.info.id)
-  await until(() => storedMark(removed) === "pending")
+  await until(() => storedMark(removed) === "pending", FOLLOW_MS)
   await kit.dialogAction({ dir, session: id, task: removed, action: "done", anchor })
   const committed = await turn("view")
   const finalView = committed.flatMap(toolResults).findLast(isView)
   check(
     "a dialog edit while undone, then a prompt: the undo is final and the edit kept",
-    storedMark(removed) === "completed" && mark(finalView, removed) === "[x]",
+    storedMark(removed) === "completed" && taskMark(finalView, removed) === "[x]",
     `${storedMark(removed)}; ${finalView?.split("\n").find((l) => l.includes(removed))}`,
   )
   const told = committed[0]?.body.messages

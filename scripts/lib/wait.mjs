@@ -1,7 +1,22 @@
-// Waiting in the end-to-end scripts: a plain sleep, and waiting until a session has gone quiet.
+// Waiting in the end-to-end scripts: a plain sleep, polling until something holds, and waiting until a session
+// has gone quiet.
 
 export function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+/**
+ * Polls `ok` every `everyMs` until it answers something truthy or `ms` have passed, and returns its last
+ * answer, so a check can say what it saw. For what the plugin does after a host event: the host delivers
+ * events to plugins asynchronously.
+ */
+export async function until(ok, ms, everyMs = 100) {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const answer = ok()
+    if (answer || Date.now() > deadline) return answer
+    await sleep(everyMs)
+  }
 }
 
 /**
