@@ -80,7 +80,45 @@ describe("OpenCode 2: a build with its own todowrite", () => {
   })
 })
 
-describe.each<HookShape>(["kind", "context", "request", "compaction-prompt"])(
+describe("OpenCode 2: the tool registry replays every transform in order", () => {
+  it("rebuilds from every registration on each change: todo once, the todowrite before it still removed", async () => {
+    const host = await start({ hostTools: ["todowrite"] })
+    host.addHostTool("edit")
+    host.addHostTool("read")
+    expect([...host.tools.keys()]).toEqual(["todo", "edit", "read"])
+    // Our transform ran once per rebuild, each time on a fresh registry.
+    expect(host.toolRebuilds).toBeGreaterThanOrEqual(3)
+    await host.prompt("ses_r1", "Build")
+    expect(Object.keys((await host.request("ses_r1")).tools)).toEqual(["todo", "edit", "read"])
+  })
+
+  it("drops the plugin's tool when the plugin unloads, and gives back the todowrite it removed", async () => {
+    const host = await start({ hostTools: ["todowrite"] })
+    await host.unload()
+    expect([...host.tools.keys()]).toEqual(["todowrite"])
+  })
+
+  it("says once that the editor cannot remove the todowrite, however often the registry is rebuilt", async () => {
+    const stderr = captureStderr()
+    const host = await start({ hostTools: ["todowrite"], editorWithout: ["remove"] })
+    host.addHostTool("edit")
+    host.addHostTool("read")
+    expect(stderr.filter((l) => l.includes("a tool editor with remove()"))).toHaveLength(1)
+  })
+})
+
+describe("OpenCode 2: a session hook name the host does not have", () => {
+  it("is accepted and never called (the host keys hooks by name and checks none), so nothing is logged", async () => {
+    const stderr = captureStderr()
+    const host = await start({ hookShape: "context" })
+    expect(host.hooksRegistered()).toEqual(
+      expect.arrayContaining(["prompt", "context", "request", "compaction"]),
+    )
+    expect(stderr.filter((l) => l.includes("session hook"))).toEqual([])
+  })
+})
+
+describe.each<HookShape>(["kind", "context", "request", "compaction-prompt", "session-agent"])(
   "OpenCode 2's per-request hook, shape %s",
   (shape) => {
     it("tells the model in its own requests only, gives the summarizer the list once, and notices after", async () => {
@@ -93,17 +131,28 @@ describe.each<HookShape>(["kind", "context", "request", "compaction-prompt"])(
       expect(requestTexts(title).some((t) => t.startsWith(MARKER))).toBe(false)
       await host.call("ses_h", "todo", PLAN)
       const summarizer = await host.compact("ses_h")
-      // In its system, or where the shape keeps the summarizer's context (the fake joins it into the prompt).
-      const given = [
-        ...summarizer.system.map((p) => p.text),
-        ...(summarizer.context ?? requestTexts(summarizer as never)),
-      ].filter((t) => t.includes(FOR_SUMMARIZER))
+      // In its system, or in the prompt the shape's compaction hook carries (the request's one user message).
+      const given = [...summarizer.system.map((p) => p.text), ...requestTexts(summarizer as never)].filter(
+        (t) => t.includes(FOR_SUMMARIZER),
+      )
       expect(given).toHaveLength(1)
       // No notice of ours in the summarizer's request.
       expect(requestTexts(summarizer as never).some((t) => t.startsWith(MARKER))).toBe(false)
       await host.prompt("ses_h", "Continue")
       const after = requestTexts(await host.request("ses_h"))
       expect(after.some((t) => t.includes("The conversation was compacted"))).toBe(true)
+    })
+
+    it("adds nothing to a transient generation (no todo offered), and nothing to a title request", async () => {
+      const host = await start({ hookShape: shape, pluginOptions: { eager: "always" } })
+      await host.prompt("ses_g", "Build the thing")
+      await host.call("ses_g", "todo", PLAN)
+      const generated = await host.request("ses_g", "generate")
+      expect(requestTexts(generated).some((t) => t.startsWith(MARKER) || t.includes(FOR_SUMMARIZER))).toBe(
+        false,
+      )
+      const title = await host.request("ses_g", "title")
+      expect(requestTexts(title).some((t) => t.startsWith(MARKER))).toBe(false)
     })
   },
 )
