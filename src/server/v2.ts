@@ -60,7 +60,7 @@ import {
   v2History,
   v2RequestRole,
 } from "./v2-events.ts"
-import { v2HostPort } from "./v2-host-port.ts"
+import { v2HostPort, WITHOUT_SESSION_CONTEXT } from "./v2-host-port.ts"
 import { type EmitRpc, readSkill, rpcHandlers, todoCommand, todoToolInfo } from "./v2-registry.ts"
 import { withinMs } from "./wait.ts"
 
@@ -91,6 +91,8 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
   const attached = new Map<string, string>()
   /** The ids of our synthetic messages (reminders) by session, from the host's `session.synthetic` events. */
   const ours = new Map<string, Set<string>>()
+  /** Sessions between the host's `session.compaction.started` and its end: a request then is the summarizer's. */
+  const compacting = new Set<string>()
 
   const emit: EmitRpc = (name, data) => {
     const send = rpc?.events?.emit
@@ -231,7 +233,7 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
             Promise.resolve(session.context({ sessionID } as never)).catch(() => undefined),
             FIRST_SIGHT_MS,
           )
-        : undefined,
+        : lacks(...WITHOUT_SESSION_CONTEXT),
     ])
     if (typeof info?.agent === "string" && !agentOf.has(sessionID)) agentOf.set(sessionID, info.agent)
     const messages = messagesOf(context)
@@ -307,30 +309,28 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
     }
   }
 
-  /** What the compaction hook did for a session's next summarizer request: everything, or its prompt only. */
-  const summarizing = new Map<string, "done" | "prepared">()
+  /** Sessions whose summarizer the compaction hook already served: a summarizer's request after it gets nothing more. */
+  const summarized = new Set<string>()
 
   async function onRequest(event: Record<string, unknown>, sessionID: string): Promise<void> {
     hideHostTodoTool(event.tools)
-    const role = v2RequestRole(event)
+    const role = v2RequestRole(event, compacting.has(sessionID))
     if (role === "aside") return
     // The agent of the session's own turn (the host's hidden summarizer agent is not it).
     if (role === "primary" && typeof event.agent === "string") agentOf.set(sessionID, event.agent)
     const messages = event.messages as unknown[]
     if (role === "summarizer") {
-      const done = summarizing.get(sessionID)
-      summarizing.delete(sessionID)
-      // The compaction hook was this request itself: nothing more for it.
-      if (done === "done") return
+      // The compaction hook served the summarizer already: nothing more for it.
+      if (summarized.delete(sessionID)) return
       // Without a compaction hook before it, this request is where the summarizer learns the list.
-      if (done === undefined) addForSummarizer(event, await runtime.compacting(sessionID))
+      addForSummarizer(event, await runtime.compacting(sessionID))
       applyV2Stubs(
         messages,
         (await runtime.request(sessionID, v2History(messages, ours.get(sessionID)))).stale,
       )
       return
     }
-    summarizing.delete(sessionID)
+    summarized.delete(sessionID)
     // The host leaves out a tool the agent may not call: the notices wait for a request that offers todo.
     const offered = !isRecord(event.tools) || TODO_TOOL in event.tools
     steer(event, sessionID, offered)
@@ -346,12 +346,17 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
     if (hostTodoToolHidden(config) && isRecord(tools) && HOST_TODO_TOOL in tools) delete tools[HOST_TODO_TOOL]
   }
 
-  /** The list for the summarizer: a system part where the event has a system, else its context or prompt text. */
+  /**
+   * The list for the summarizer: a system part where the event has a system, else the end of its prompt. A hook that
+   * carries only the prompt (`{ sessionID, reason, context: string[], prompt }`) has its `context` built into the
+   * prompt already, and the request is the prompt alone as one user message (packages/core/src/session/compaction.ts,
+   * the version with that hook: `messages: [Message.user(hooked.prompt)]`), so text added to `context` is lost.
+   */
   function addForSummarizer(event: Record<string, unknown>, text: string): void {
     if (!text) return
     if (Array.isArray(event.system)) event.system.push({ type: "text", text })
-    else if (Array.isArray(event.context)) event.context.push(text)
     else if (typeof event.prompt === "string") event.prompt = `${event.prompt}\n\n${text}`
+    else if (Array.isArray(event.context)) event.context.push(text)
   }
 
   /** The host's own todo passages in its system prompt (core/host-prompt.ts, OpenCode 2's table): the first part only. */
@@ -375,8 +380,8 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
   }
 
   // The compaction hook: the summarizer's whole request (`{ ...context, result? }`, session.ts@03545fd3), or only
-  // its prompt (`{ sessionID, reason, context: string[], prompt }` in another version), the request itself then
-  // coming through the per-request hook as the compaction agent's.
+  // its prompt (`{ sessionID, reason, context: string[], prompt }` in another version, whose request no `context`
+  // hook sees: `contextHooks: false` in that compaction.ts).
   // Without it (session.ts@ee2e318e has none) the summarizer's request is known in the per-request hook instead.
   await registerOptional("compaction", () =>
     hook(
@@ -387,17 +392,15 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
         await runtime.guard("compaction", async () => {
           hideHostTodoTool(event.tools)
           addForSummarizer(event, await runtime.compacting(sessionID))
-          if (!Array.isArray(event.messages)) {
-            summarizing.set(sessionID, "prepared")
-            return
-          }
-          // The request the core expects right after the compacting step, which carries nothing else.
-          const messages = event.messages as unknown[]
+          // The summarizer's request, which the core expects right after the compacting step and which carries
+          // nothing else: this event (its stubs put in place), or, for a hook with the prompt only, none of ours
+          // to see (no per-request hook sees it there), so the step is taken here and the next request is a main one.
+          const messages = Array.isArray(event.messages) ? (event.messages as unknown[]) : []
           applyV2Stubs(
             messages,
             (await runtime.request(sessionID, v2History(messages, ours.get(sessionID)))).stale,
           )
-          summarizing.set(sessionID, "done")
+          summarized.add(sessionID)
         })()
       }) as never,
     ),
@@ -421,6 +424,13 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
   }
 
   async function followEvent(raw: unknown): Promise<void> {
+    if (isRecord(raw) && typeof raw.type === "string" && raw.type.startsWith("session.compaction.")) {
+      const sessionID = isRecord(raw.data) ? raw.data.sessionID : undefined
+      if (typeof sessionID === "string")
+        if (raw.type === "session.compaction.started") compacting.add(sessionID)
+        else if (raw.type === "session.compaction.ended" || raw.type === "session.compaction.failed")
+          compacting.delete(sessionID)
+    }
     if (isRecord(raw) && raw.type === "session.agent.selected" && isRecord(raw.data)) {
       const { sessionID, agent } = raw.data
       if (typeof sessionID === "string" && typeof agent === "string") agentOf.set(sessionID, agent)
@@ -457,6 +467,7 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
         agentOf.delete(decoded.sessionID)
         forks.delete(decoded.sessionID)
         ours.delete(decoded.sessionID)
+        compacting.delete(decoded.sessionID)
       }
       const start = hostEvent.type === "session.created" || hostEvent.type === "message.removed"
       await runtime.event(decoded.sessionID, hostEvent, start)
