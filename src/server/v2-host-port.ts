@@ -9,6 +9,16 @@ import { fn, messagesOf, type V2Context } from "./v2-context.ts"
 import { v2SessionInfo } from "./v2-events.ts"
 import type { EmitRpc } from "./v2-registry.ts"
 
+/** What the binding goes without when the host lacks `session.get` or `session.context` (said once each). */
+export const WITHOUT_SESSION_GET = [
+  "session.get",
+  "a session's revert point and parent are read from its events only",
+] as const
+export const WITHOUT_SESSION_CONTEXT = [
+  "session.context",
+  "a session first seen is not told new from resumed, and the host's messages are not asked after an undo",
+] as const
+
 export function v2HostPort(
   session: NonNullable<V2Context["session"]>,
   deps: {
@@ -29,11 +39,11 @@ export function v2HostPort(
       await session.synthetic({ sessionID, text, resume: true } as never)
     },
     async sessionInfo(sessionID) {
-      if (!fn(session.get)) return undefined
+      if (!fn(session.get)) return void deps.lacks(...WITHOUT_SESSION_GET)
       return v2SessionInfo(await session.get({ sessionID } as never), deps.parentOf(sessionID))
     },
     async newestMessage(sessionID) {
-      if (!fn(session.context)) return undefined
+      if (!fn(session.context)) return void deps.lacks(...WITHOUT_SESSION_CONTEXT)
       const messages = messagesOf(await session.context({ sessionID } as never)) ?? []
       for (let i = messages.length - 1; i >= 0; i--) {
         const m = messages[i]
@@ -56,7 +66,7 @@ export function v2HostPort(
 
   /** The ids of the session's messages, from `session.context`; undefined when the host does not say. */
   async function messageIdsOf(sessionID: string): Promise<Set<string> | undefined> {
-    if (!fn(session.context)) return undefined
+    if (!fn(session.context)) return void deps.lacks(...WITHOUT_SESSION_CONTEXT)
     const messages = messagesOf(await session.context({ sessionID } as never))
     if (messages === undefined) return undefined
     const ids = new Set<string>()

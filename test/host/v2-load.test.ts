@@ -97,4 +97,26 @@ describe("OpenCode 2 without some capabilities", () => {
       await host.cleanup()
     }
   })
+
+  it("logs once each that it cannot read the session's info, its messages or the agent list, and goes on", async () => {
+    const stderr = captureStderr()
+    const host = await startV2Host({ without: ["session.get", "session.context", "agent"] })
+    try {
+      await host.prompt("ses_q", "Build")
+      const plan = { op: "init", list: [{ phase: "P", items: ["A", "B"] }] }
+      expect((await host.call("ses_q", "todo", plan)).metadata.ok).toBe(true)
+      await host.prompt("ses_q", "Go on")
+      await host.request("ses_q")
+      const msg = await host.reply("ses_q", "Done for now.")
+      await host.revert("ses_q", msg)
+      await host.unrevert("ses_q")
+      await host.prompt("ses_q2", "Another")
+      const count = (needle: string) => stderr.filter((l) => l.includes(needle)).length
+      expect(count("OpenCode 2 host without session.get")).toBe(1)
+      expect(count("OpenCode 2 host without session.context")).toBe(1)
+      expect(count("the host's agent list could not be read")).toBe(1)
+    } finally {
+      await host.cleanup()
+    }
+  })
 })
