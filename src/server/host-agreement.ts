@@ -10,7 +10,7 @@ import {
   inEffect,
   placesToCheck,
 } from "../core/history/effect.ts"
-import { revertPoint } from "../core/history/history.ts"
+import { type Point, revertPoint } from "../core/history/history.ts"
 import { samePoint } from "../core/history/rewind.ts"
 import type { Limits } from "../core/list/types.ts"
 import { historyOf } from "../store/record.ts"
@@ -43,6 +43,8 @@ export interface AgreeHow {
 export interface Agreement {
   readonly facts: HostFacts
   readonly effect: InEffect
+  /** The revert point the host answered this time (null: none); absent when it was not asked or did not answer. */
+  readonly looked?: Point | null
 }
 
 /**
@@ -68,8 +70,9 @@ export function hostAgreement(
 
   return async (s, how) => {
     let revert = how.prompted ? null : s.host.revert
+    let looked: Point | null | undefined
     if (revert === undefined || (how.ask && !how.prompted)) {
-      const looked = await lookupRevert(host, s.id, FACTS_WAIT_MS)
+      looked = await lookupRevert(host, s.id, FACTS_WAIT_MS)
       if (looked !== undefined) revert = s.host.revert = looked
     }
     // A host that does not say where it is reverted to (or a fake one that knows no such session): no change.
@@ -108,6 +111,6 @@ export function hostAgreement(
         effect = inEffect(history, facts, limits)
       }
     }
-    return { facts, effect }
+    return { facts, effect, ...(looked === undefined ? {} : { looked }) }
   }
 }

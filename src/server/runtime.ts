@@ -165,7 +165,9 @@ export async function startRuntime(deps: {
         await syncFromStore(s)
         await resolveParent(s)
         await agents.awaitBriefly()
-        text = joined(await step(s, message), "attach")
+        // A revert the record holds that this process never heard of is committed by this message too.
+        const recorded = s.storedRevert
+        text = joined(await step(s, recorded === undefined ? message : { ...message, recorded }), "attach")
       })
       return text
     },

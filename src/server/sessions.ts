@@ -8,7 +8,7 @@ import { type Config, limitsOf } from "../core/config.ts"
 import { inEffect } from "../core/history/effect.ts"
 import { type Point, revertPoint, sameList } from "../core/history/history.ts"
 import { settleEdit } from "../core/history/placement.ts"
-import { type EditAnchor, editAnchor, type RewindAction } from "../core/history/rewind.ts"
+import { type EditAnchor, editAnchor, type RewindAction, samePoint } from "../core/history/rewind.ts"
 import { type EditNote, isEditNote } from "../core/list/diff.ts"
 import type { TodoList } from "../core/list/types.ts"
 import { type History, type StubState, stepStubs } from "../core/model/stale.ts"
@@ -28,7 +28,7 @@ import type { Snapshot } from "../store/record.ts"
 import { historyOf } from "../store/record.ts"
 import type { Computed, Store, Updated } from "../store/store.ts"
 import type { AgentRulesSource } from "./agent-rules.ts"
-import { type AgreeHow, hostAgreement } from "./host-agreement.ts"
+import { type AgreeHow, type Agreement, hostAgreement } from "./host-agreement.ts"
 import { decodeSessionInfo } from "./host-events.ts"
 import { type KnownFacts, newFacts } from "./host-facts.ts"
 import type { HostPort } from "./host-port.ts"
@@ -195,6 +195,12 @@ export function trackSessions(deps: {
   async function agree(s: Held, how: AgreeHow = {}) {
     const agreement = await agreeWithHost(s, how)
     if (agreement === undefined) return
+    await bringToHost(s, agreement)
+    // What the host answered is what this process knows of its undo from now on (an edit's anchor, a commit).
+    if (agreement.looked !== undefined) await step(s, { type: "revert.found", revert: agreement.looked })
+  }
+
+  async function bringToHost(s: Held, agreement: Agreement) {
     const { facts, effect: probe } = agreement
     if (probe.changes.length === 0) {
       s.storedRevert = revertPoint(probe.history)
@@ -301,12 +307,17 @@ export function trackSessions(deps: {
       ({ snapshot: read } = await startFromOrigin(s.id, find, read))
     const { snapshot, notes } =
       read.edits.length === 0 ? { snapshot: read, notes: [] } : await takeNotes(s.id)
+    const revertBefore = s.storedRevert ?? null
     took(s, snapshot)
     // Busy: the notes stay stored and the stamp old, so the next hook delivers them.
     if (snapshot.busy) return
     // Not a fresh stat: a write landing after the read would carry that stat's stamp and be missed.
     s.stamp = stamp
     for (const note of notes) await step(s, editedEvent(note))
+    // Another process wrote a revert this one did not hear of (or cleared one it did): the host says which holds.
+    const revertAfter = s.storedRevert ?? null
+    if (!samePoint(revertBefore, revertAfter) && !samePoint(revertAfter, s.host.revert ?? null))
+      await agree(s, { ask: true })
   }
 
   function editedEvent(note: EditNote): HostEvent {

@@ -1,10 +1,12 @@
 // The list follows what the host knows, not which events a server saw: an undo, a restart of OpenCode, then a
 // redo; two OpenCode servers on one data folder (two windows), undo in one and redo in the other; a prompt that
-// commits an undo another server recorded. The fake host keeps the conversation and its revert point as the
-// real one does (GET /session/:id, GET /session/:id/message/:messageID), and each server is sent only the
-// events of its own process.
+// commits an undo another server recorded; a /todo command's edit settling on its own message in a server that
+// missed the undo, or took an undo for pending after another window committed it. The fake host keeps the
+// conversation and its revert point as the real one does (GET /session/:id, GET /session/:id/message/:messageID),
+// and each server is sent only the events of its own process.
 import { describe, expect, it } from "vitest"
-import type { TodoList } from "../../src/core/list/types.ts"
+import { DEFAULT_LIMITS, type TodoList } from "../../src/core/list/types.ts"
+import { runUserOps } from "../../src/shared/user-edits.ts"
 import { type FakeHost, fakeHosts } from "../fixtures/host.ts"
 import { HostConversation } from "../fixtures/host-conversation.ts"
 
@@ -90,5 +92,49 @@ describe("the list follows the host's facts, whatever events a server saw", () =
     await host.undo(restarted, turns[2]!)
     await host.prompt(restarted, "try B again")
     expect(await restarted.command(S, "")).toMatch(/\[x\] "A"[\s\S]*\[>\] "B"[\s\S]*\[ \] "C"/)
+  })
+})
+
+describe("a /todo command's edit settles on its own message, whatever events a server saw", () => {
+  // Found by host-model.property.test.ts (seed 14563): a server started after the undo runs a /todo command; the
+  // host commits the undo before it mints the command's message, which the server had not heard of, so the edit
+  // stayed at the revert point, and an undo at the command's message kept it.
+  for (const where of ["restarted", "other window"] as const)
+    it(`undo, then a command through a server that did not hear the undo (${where}); undo at its message`, async () => {
+      const { h, host } = await started()
+      const other = await another(h)
+      const turns = await planDoneDone(host, h)
+      await host.undo(h, turns[2]!)
+      const s = where === "restarted" ? await another(h) : other
+      const parts = await s.commandParts(S, "drop C")
+      const command = await host.prompt(s, "", undefined, false, parts)
+      expect(await stored(s)).toEqual(["A:completed", "B:in_progress", "C:abandoned"])
+      await host.undo(s, command)
+      expect(await stored(s)).toEqual(["A:completed", "B:in_progress", "C:pending"])
+      await host.redo(s)
+      expect(await stored(s)).toEqual(["A:completed", "B:in_progress", "C:abandoned"])
+    })
+
+  // Found by host-model.property.test.ts (seed 104): both windows heard the undo, a dialog edit was made while
+  // undone, and a prompt in one window committed the undo; the other window's server still took the session as
+  // undone, so its next /todo went back to the revert point, without the dialog's edit.
+  it("an undo both windows heard, an edit, a prompt in one window: a command in the other builds on the commit", async () => {
+    const { h, host } = await started()
+    const other = await another(h)
+    const turns: string[] = []
+    turns.push(await host.prompt(other, "Plan"))
+    await host.call(h, PLAN)
+    turns.push(await host.prompt(other, "done A"))
+    await host.call(h, { op: "done", task: "A" })
+    await host.undo(other, turns[1]!)
+    await host.undo(h, turns[1]!)
+    const dropB = [{ op: "drop" as const, target: { kind: "task" as const, text: "B" } }]
+    const at = { kind: "reverted" as const, point: { message: turns[1]! } }
+    await runUserOps(h.store, S, dropB, DEFAULT_LIMITS, "record", at)
+    await host.prompt(other, "Go on")
+    expect(await stored(other)).toEqual(["A:in_progress", "B:abandoned", "C:pending"])
+    const parts = await h.commandParts(S, "done A")
+    await host.prompt(h, "", undefined, false, parts)
+    expect(await stored(h)).toEqual(["A:completed", "B:abandoned", "C:in_progress"])
   })
 })

@@ -83,6 +83,20 @@ describe("following the host", () => {
     expect(facts.newest).toBe("m5")
   })
 
+  it("a prompt commits the revert the record holds when this process never heard of it, then its command settles", () => {
+    const recorded = { message: "m2" }
+    const command: RewindEvent = { type: "command", made: "f1", mark: "c1" }
+    const message: RewindEvent = { type: "message", messageID: "m5", user: true, command: "c1", recorded }
+    const { facts, actions } = run([command, message])
+    expect(actions).toEqual([
+      { type: "commit", point: recorded },
+      { type: "settle", message: "m5", made: "f1", mark: "c1" },
+    ])
+    expect(facts.committed).toEqual(recorded)
+    // An assistant message commits nothing, whatever the record holds.
+    expect(run([{ type: "message", messageID: "m6", user: false, recorded }]).actions).toEqual([])
+  })
+
   it("an assistant message while reverted commits nothing", () => {
     const { actions } = run([revert({ message: "m2" }), msg("m1")])
     expect(actions).toEqual([{ type: "revert", point: { message: "m2" } }])

@@ -14,7 +14,8 @@
  *   `message.part.removed` for the cut message of a partial revert), then clears `revert`. The first
  *   removal commits: the states after the point are dropped for good. The hooks may run before those
  *   events arrive, so a user message seen while a revert is pending commits it too (the host commits
- *   before every prompt).
+ *   before every prompt), and so does one that comes while the record holds a revert this process never
+ *   heard of (another window's undo, one made before a restart).
  * - Bad input is answered with a consistent step, never a throw: a removal with no revert known commits at
  *   the removed point (the host only ever removes the end of the conversation); a removal
  *   at or after the last commit point is the tail of that commit and changes nothing; two reverts in a row
@@ -73,12 +74,16 @@ export const COMMANDS_MAX = 8
 export type RewindEvent =
   | { readonly type: "revert"; readonly point: Point | null }
   | { readonly type: "removed"; readonly point: Point }
-  /** `command`: the mark a /todo command's part in the message carries. */
+  /**
+   * `command`: the mark a /todo command's part in the message carries. `recorded`: the revert point the record
+   * holds, which this process may not have heard of (another window's undo, one made before a restart).
+   */
   | {
       readonly type: "message"
       readonly messageID?: string
       readonly user: boolean
       readonly command?: string
+      readonly recorded?: Point
     }
   | ({ readonly type: "todo.part" } & TodoPart)
   /** A /todo command ran; `made` fingerprints the list it left, null when it changed nothing; `mark` its mark. */
@@ -166,9 +171,10 @@ export function stepRewind(facts: RewindFacts, event: RewindEvent): RewindStep {
       return commit(facts, event.point)
     }
     case "message": {
-      // Every prompt commits a pending revert before the host stores it.
-      let step: RewindStep =
-        event.user && facts.revert !== null ? commit(facts, facts.revert) : { facts, actions: NONE }
+      // Every prompt commits a pending revert before the host stores it: the one heard of here, else the one
+      // the record holds (a command's edit then settles on its message after the commit, not before it).
+      const pending = event.user ? (facts.revert ?? event.recorded ?? null) : null
+      let step: RewindStep = pending !== null ? commit(facts, pending) : { facts, actions: NONE }
       const id = event.messageID
       // The user message that carries a waiting command's mark is that command's own: its edit settles there.
       const waiting = step.facts.commands

@@ -165,6 +165,8 @@ export type HostEvent =
       readonly messageID?: string
       /** The mark of the /todo command whose part the message carries (the command's own message). */
       readonly command?: string
+      /** The revert point the record holds (the server's own finding): the host committed it before this message. */
+      readonly recorded?: Point
     }
   | { readonly type: "model.request" }
   | { readonly type: "compacting" }
@@ -173,6 +175,8 @@ export type HostEvent =
   | { readonly type: "todo.finished"; readonly ok: boolean; readonly ops: readonly OpName[] }
   // The server's own findings.
   | { readonly type: "parent.found"; readonly parentID?: string }
+  /** The host's revert point as a lookup answered it (null: none): events this process missed may have set it. */
+  | { readonly type: "revert.found"; readonly revert: Point | null }
   /**
    * The server read the session's stored list for the first time in this process, and took the user-edit
    * notes queued in the store with it (edits made through the TUI that no server delivered yet).
@@ -292,6 +296,7 @@ export function observe(facts: SessionFacts, event: HostEvent): SessionFacts {
 function rewindEvent(event: HostEvent): RewindEvent | undefined {
   switch (event.type) {
     case "session.updated":
+    case "revert.found":
       return { type: "revert", point: event.revert }
     case "message.removed":
       return {
@@ -307,6 +312,7 @@ function rewindEvent(event: HostEvent): RewindEvent | undefined {
         user: true,
         ...(event.messageID ? { messageID: event.messageID } : {}),
         ...(event.command === undefined ? {} : { command: event.command }),
+        ...(event.recorded === undefined ? {} : { recorded: event.recorded }),
       }
     case "assistant.updated":
     case "message.seen":
