@@ -1,20 +1,23 @@
 // The real server runtime and the TUI's list source against the reference model of the conversation
-// (test/fixtures/history-model.ts): random sessions of todo calls, prompts, undo (to a message or to a part),
-// redo and prompts that commit an undo, played on the fake V1 host (test/fixtures/host.ts) with two servers on
-// one data folder (two OpenCode windows), each step delivered to one of them only, and a server restarted (a
-// new instance over the same folder) before some steps. After every step the server that acted, sometimes the
-// other one, and the TUI's list source (reading the same store and the host's facts through the 1.18
-// binding's facts) must show the model's list: each call applied at its place, keeping those before the
-// host's revert point, in messages the host still has. Undo goes to a message or to a call's part; a prompt
-// after an undo commits it, with the host's removal events after the prompt's hook (see REMOVALS_FIRST).
-// Not covered here: user edits (/todo commands and dialog edits), forks, and a server's own view (the probe
-// is a /todo view through the fake host, which mints no message for it). The run's seed replays it
-// (TEST_SEED); fast-check names the seed of a failure.
+// (test/fixtures/history-model.ts): random sessions of todo calls, prompts, user edits, undo (to a message or to
+// a part), redo and prompts that commit an undo, played on the fake V1 host (test/fixtures/host.ts) with two
+// servers on one data folder (two OpenCode windows), each step delivered to one of them only, and a server
+// restarted (a new instance over the same folder) before some steps. A user edit is a /todo command (one verb,
+// typed, through the server's command hook, then the command's own message minted from the parts it left) or a
+// dialog edit (written to the store by the TUI, at the anchor its list source gives, as the real TUI does).
+// After every step the server that acted, sometimes the other one, and the TUI's list source (reading the same
+// store and the host's facts through the 1.18 binding's facts) must show the model's list: each call and user
+// edit applied at its place, keeping those before the host's revert point, in messages the host still has.
+// Undo goes to a message or to a call's part; a prompt after an undo commits it, with the host's removal events
+// after the prompt's hook (see REMOVALS_FIRST).
+// Not covered here: forks, and a server's own view (the probe is a /todo view through the fake host, which mints
+// no message for it). The run's seed replays it (TEST_SEED); fast-check names the seed of a failure.
 
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { DEFAULT_CONFIG, limitsOf } from "../../src/core/config.ts"
 import type { Op, TodoList } from "../../src/core/list/types.ts"
+import { runUserOps } from "../../src/shared/user-edits.ts"
 import { createListSource } from "../../src/tui/list-source.ts"
 import { v1Facts } from "../../src/tui/v1/list-facts.ts"
 import {
@@ -32,6 +35,7 @@ import { HostConversation } from "../fixtures/host-conversation.ts"
 
 const startHost = fakeHosts()
 const S = "ses_model"
+const LIMITS = limitsOf(DEFAULT_CONFIG)
 /**
  * Whether the host's removal events reach the server before the prompt's hook. After it is the harder order (a
  * server that did not see the calls must ask the host what the commit removed, host-facts.test.ts), so the
@@ -46,9 +50,15 @@ interface Step {
   expected: TodoList
 }
 
-/** What the host can deliver to a server here: prompts, calls, undo and redo (edits are not played). */
+/** What the host can deliver here: prompts, calls, dialog edits, /todo commands, undo and redo. */
 const played = (a: Action) =>
-  a.kind === "message" || a.kind === "call" || a.kind === "revert" || a.kind === "unrevert"
+  a.kind === "message" ||
+  a.kind === "call" ||
+  a.kind === "edit" ||
+  a.kind === "command" ||
+  a.kind === "revert" ||
+  a.kind === "unrevert" ||
+  a.kind === "fork"
 
 function script(actions: readonly Action[]): Step[] {
   const model = new Naive()
@@ -91,27 +101,47 @@ function argOf(op: Op): Record<string, unknown> {
 
 const argsOf = (ops: readonly Op[]) => (ops.length === 1 ? argOf(ops[0]!) : { ops: ops.map(argOf) })
 
+/** The `/todo` line the user types for `op` (one a verb can type: typedOpsArb). */
+function typed(ops: readonly Op[]): string {
+  const op = ops[0]
+  if (ops.length !== 1 || op === undefined) throw new Error(`a command types one op, not ${ops.length}`)
+  if (op.op === "append" && op.items.length === 1) return `append "${op.phase}" ${op.items[0]}`
+  if (op.op === "append" || op.op === "init" || !("target" in op) || op.target.kind !== "task")
+    throw new Error(`untyped op ${JSON.stringify(op)}`)
+  const reason = "reason" in op && op.reason !== undefined ? ` -- ${op.reason}` : ""
+  return `${op.op} ${op.target.text}${reason}`
+}
+
 /** The list a server shows now: `/todo` (a view) through it, read from the part its command hook leaves. */
-async function serverList(h: FakeHost): Promise<TodoList> {
-  const parts = (await h.commandParts(S, "")) as { metadata?: { opencodeTodo?: { list?: TodoList } } }[]
+async function serverList(h: FakeHost, session: string): Promise<TodoList> {
+  const parts = (await h.commandParts(session, "")) as { metadata?: { opencodeTodo?: { list?: TodoList } } }[]
   const list = parts[0]?.metadata?.opencodeTodo?.list
   if (list === undefined) throw new Error("the /todo view left no list")
   return list
 }
 
 /** The TUI's list source over the shared store and the host's facts as the 1.18 TUI holds them. */
-function tuiSource(conversation: HostConversation, h: FakeHost) {
+function tuiSource(conversations: ReadonlyMap<string, HostConversation>, h: FakeHost) {
   const api = {
     state: {
       session: {
-        get: () => ({ id: S, ...(conversation.revert ? { revert: conversation.revert } : {}) }),
-        messages: () => conversation.messages.map((m) => m.info),
+        get: (id: string) => {
+          const revert = conversations.get(id)?.revert
+          return { id, ...(revert ? { revert } : {}) }
+        },
+        messages: (id: string) => conversations.get(id)?.messages.map((m) => m.info) ?? [],
       },
-      part: (message: string) => conversation.messages.find((m) => m.info.id === message)?.parts ?? [],
+      part: (message: string) => {
+        for (const c of conversations.values()) {
+          const found = c.messages.find((m) => m.info.id === message)
+          if (found) return found.parts
+        }
+        return []
+      },
     },
     event: { on: () => () => {} },
   }
-  return createListSource(v1Facts(api as never).facts, h.store, { limits: limitsOf(DEFAULT_CONFIG) })
+  return createListSource(v1Facts(api as never).facts, h.store, { limits: LIMITS })
 }
 
 /** Per step: which server the host delivers it to, whether that server restarts first, whether the other is asked. */
@@ -126,17 +156,32 @@ async function runSession(actions: readonly Action[], delivery: Delivery): Promi
   const first = await startHost()
   const servers: FakeHost[] = [first, await startHost({ sharing: first })]
   for (const h of servers) await h.event("session.created", { info: { id: S } })
-  const conversation = new HostConversation(first, S)
-  const tui = tuiSource(conversation, first)
+  let conversation = new HostConversation(first, S)
+  const conversations = new Map([[S, conversation]])
+  const tui = tuiSource(conversations, first)
   const pick = <T>(xs: readonly T[], i: number) => xs[i % xs.length]!
   for (const [i, step] of steps.entries()) {
     const which = pick(delivery.to, i)
     if (pick(delivery.restart, i)) servers[which] = await startHost({ sharing: first })
     const h = servers[which]!
+    /** The parts a /todo command's hook left, which the host mints the command's message from. */
+    let command: unknown[] | undefined
     for (const happened of step.happened) {
       switch (happened.kind) {
         case "message":
-          await conversation.prompt(h, `turn ${i}`, happened.id, REMOVALS_FIRST)
+          await conversation.prompt(h, `turn ${i}`, happened.id, REMOVALS_FIRST, command)
+          break
+        case "edit":
+          // A /todo command runs its hook in the server; a dialog edit is written by the TUI, at its anchor.
+          if (step.action.kind === "command")
+            command = await h.commandParts(conversation.session, typed(happened.ops))
+          else {
+            const at = tui.anchorOf(conversation.session)
+            await runUserOps(first.store, conversation.session, happened.ops, LIMITS, "record", at)
+          }
+          break
+        case "settle":
+          // The model's own bookkeeping: the command's message carries its edit.
           break
         case "call": {
           const action = step.action as Extract<Action, { kind: "call" }>
@@ -150,18 +195,29 @@ async function runSession(actions: readonly Action[], delivery: Delivery): Promi
         case "unrevert":
           await conversation.redo(h)
           break
+        case "fork": {
+          // The host tells the server of the window it was made in; the fork loads at its first hook.
+          conversation = conversation.fork(`${S}_f${conversations.size}`, happened.at, happened.copies)
+          conversations.set(conversation.session, conversation)
+          await h.event("session.created", { info: { id: conversation.session, title: conversation.title } })
+          break
+        }
         default:
           throw new Error(`unplayed ${happened.kind}`)
       }
     }
-    const where = `step ${i} (${step.action.kind}, server ${which})`
-    expect(await serverList(h), where).toEqual(step.expected)
+    // A fork is not looked at until it is acted in: a chain of forks leaves the ones before the last unloaded.
+    if (step.happened.some((happened) => happened.kind === "fork")) continue
+    const session = conversation.session
+    const where = `step ${i} (${step.action.kind}, server ${which}, ${session})`
+    expect(await serverList(h, session), where).toEqual(step.expected)
     if (pick(delivery.askOther, i))
-      expect(await serverList(servers[1 - which]!), `${where}, other`).toEqual(step.expected)
-    expect(await tui.read(S), `${where}, TUI`).toEqual(step.expected)
+      expect(await serverList(servers[1 - which]!, session), `${where}, other`).toEqual(step.expected)
+    expect(await tui.read(session), `${where}, TUI`).toEqual(step.expected)
   }
   // Both servers agree at the end.
-  for (const h of servers) expect(await serverList(h)).toEqual(steps.at(-1)?.expected ?? [])
+  for (const h of servers)
+    expect(await serverList(h, conversation.session)).toEqual(steps.at(-1)?.expected ?? [])
 }
 
 const delivery = fc.record({
@@ -171,12 +227,12 @@ const delivery = fc.record({
 })
 
 const session = fc
-  .tuple(actionsArb(0, 2, 6), actionsArb(10, 0, 16))
+  .tuple(actionsArb(0, 2, 6, { typed: true }), actionsArb(10, 0, 16, { typed: true }))
   .map(([start, churn]) => [...PLAN, ...start.filter(played), ...churn.filter(played)])
 
 describe("the server runtime and the TUI's list source follow the reference model, across processes and restarts", () => {
   it(
-    "calls, prompts, undo, redo and commits, delivered to two servers with restarts",
+    "calls, prompts, /todo commands, dialog edits, undo, redo and commits, delivered to two servers with restarts",
     async () => {
       await fc.assert(
         fc.asyncProperty(session, delivery, async (actions, d) => {
