@@ -361,12 +361,14 @@ export type V2RequestRole = "primary" | "summarizer" | "aside"
  * The role of a request-shaped hook event. Where the host names it (`kind`: "primary" | "compaction" | "title" |
  * "generate", packages/plugin/src/promise/session.ts@03545fd3) that decides, and a kind not known here is an aside
  * (nothing of ours goes into a request we cannot place). Without a kind (session.ts@ee2e318e: one `context` hook for
- * loop steps, compaction summaries and generation) the event's agent is `contextAgentID ?? agentID` (the runner's
- * request preparation): the hidden `compaction` agent's is the summarizer's, `title` and `summary` are asides (the
+ * loop steps, compaction summaries and generation) the event's agent is `contextAgentID ?? agentID` (a request
+ * preparation seen without its repository or commit; the summarizer's `agentID` is "compaction", compaction.ts
+ * @031a4a9c): the hidden `compaction` agent's is the summarizer's, `title` and `summary` are asides (the
  * host's hidden agents, packages/core/src/plugin/agent.ts@054d7458). A compaction that names the session's own agent
  * instead (compaction.ts@031a4a9c sets `contextAgentID` to it) is told by `compacting`: the host said it started one
  * (`session.compaction.started`, published before its request) and has not said it ended. A transient generation
- * names the session's agent and offers no tools (packages/core/src/session/generate.ts): the caller leaves a request
+ * (an earlier generate.ts; the newest has its own `generate` hook, generate.ts@05428957) names the session's agent
+ * and offers no tools: the caller leaves a request
  * that does not offer `todo` alone.
  */
 export function v2RequestRole(event: Record<string, unknown>, compacting = false): V2RequestRole {

@@ -28,6 +28,8 @@ export function v2HostPort(
     readonly emit: EmitRpc
     /** The parent a fork event named for the session (its info may not say). */
     readonly parentOf: (sessionID: string) => string | undefined
+    /** Our synthetic message's id, where the host's answer names it. */
+    readonly sent: (sessionID: string, messageID: string) => void
   },
 ): HostPort {
   return {
@@ -35,8 +37,13 @@ export function v2HostPort(
     toast: (toast, sessionID) => deps.emit("notice", { ...(sessionID ? { sessionID } : {}), ...toast }),
     async remind(sessionID, text) {
       if (!fn(session.synthetic)) return deps.lacks("session.synthetic", "no completion reminder is sent")
-      // A synthetic message that starts a turn; the session keeps its agent and model on 2.
-      await session.synthetic({ sessionID, text, resume: true } as never)
+      // A synthetic message that starts a turn; the session keeps its agent and model on 2. A host that admits it
+      // through its inbox answers with the item, whose id the message takes (packages/protocol/src/groups/session.ts
+      // @01fd0c85, packages/schema/src/session-inbox.ts@1d23a169); one that does not names it by its event instead.
+      const answer = await session.synthetic({ sessionID, text, resume: true } as never)
+      const item = isRecord(answer) && isRecord(answer.data) ? answer.data : answer
+      if (isRecord(item) && typeof item.id === "string" && item.id.startsWith("msg"))
+        deps.sent(sessionID, item.id)
     },
     async sessionInfo(sessionID) {
       if (!fn(session.get)) return void deps.lacks(...WITHOUT_SESSION_GET)

@@ -109,8 +109,23 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
     }
   }
 
+  /** One of our synthetic messages (a reminder), by its message id. */
+  function markOurs(sessionID: string, messageID: string): void {
+    const set = ours.get(sessionID) ?? new Set<string>()
+    set.add(messageID)
+    // Bounded: the oldest go first (their messages have long been stubbed or compacted away).
+    if (set.size > MAX_OURS) set.delete(set.values().next().value as string)
+    ours.set(sessionID, set)
+  }
+
   const session = ctx.session ?? {}
-  const host = v2HostPort(session, { log, lacks, emit, parentOf: (id) => forks.get(id)?.parentID })
+  const host = v2HostPort(session, {
+    log,
+    lacks,
+    emit,
+    parentOf: (id) => forks.get(id)?.parentID,
+    sent: markOurs,
+  })
 
   const started = await startRuntime({
     directory: ctx.location?.directory ?? process.cwd(),
@@ -439,13 +454,8 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
     if (isRecord(raw) && raw.type === "session.synthetic" && isRecord(raw.data)) {
       const { sessionID, text } = raw.data
       const id = syntheticMessageId(raw)
-      if (typeof sessionID === "string" && typeof text === "string" && isPluginText(text) && id) {
-        const set = ours.get(sessionID) ?? new Set<string>()
-        set.add(id)
-        // Bounded: the oldest go first (their messages have long been stubbed or compacted away).
-        if (set.size > MAX_OURS) set.delete(set.values().next().value as string)
-        ours.set(sessionID, set)
-      }
+      if (typeof sessionID === "string" && typeof text === "string" && isPluginText(text) && id)
+        markOurs(sessionID, id)
       return
     }
     const decoded = decodeV2Event(raw, (id) => {

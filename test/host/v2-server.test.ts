@@ -285,6 +285,23 @@ describe("OpenCode 2: stubs", () => {
     ).toBe(true)
   })
 
+  it("knows its reminder by the id the synthetic call answers with, where the host admits it through its inbox", async () => {
+    const host = await start({ syntheticIds: "inbox" })
+    await host.prompt("ses_si", "Build")
+    await host.call("ses_si", "todo", PLAN)
+    await host.reply("ses_si", "I made some progress.")
+    await host.idle("ses_si")
+    await until(() => host.synthetics.length > 0)
+    const reminder = host.synthetics[0]!.text
+    await host.call("ses_si", "todo", { op: "done", task: "A" })
+    await host.reply("ses_si", "Done A.")
+    await host.idle("ses_si")
+    await host.prompt("ses_si", "Go on")
+    const texts = requestTexts(await host.request("ses_si"))
+    expect(texts).not.toContain(reminder)
+    expect(texts).toContain(STALE_STUB)
+  })
+
   it("steers OpenCode 2's own todowrite passages in the first system part, and nothing else", async () => {
     // The host's Anthropic prompt with its three todowrite passages (test/fixtures/v2-prompts.ts cites the source).
     const host = await start({ systemPrompt: ANTHROPIC_2, modelID: "claude-sonnet-4" })
