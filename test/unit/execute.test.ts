@@ -142,7 +142,7 @@ describe("execute: failures change nothing", () => {
     failsWith(
       LIST,
       { op: "done", task: "Tag", phase: "Build" },
-      'Task "Tag" is in phase "Ship", not "Build".',
+      'Task "Tag" is in phase "Ship", not "Build"; leave out "phase" or give "Ship".',
       0,
     )
   })
@@ -485,7 +485,7 @@ describe("execute: append after a task", () => {
     failsWith(
       LIST,
       { op: "append", phase: "Ship", after: "Wire", items: ["Lex"] },
-      'Task "Wire" is in phase "Build", not "Ship".',
+      'Task "Wire" is in phase "Build", not "Ship". Leave out "phase" to insert after the task, or "after" to add at the end of "Ship".',
       0,
     )
   })

@@ -302,7 +302,7 @@ describe("formatOutcome", () => {
   it("init over a list says what it replaced", () => {
     expect(run(SAMPLE, { op: "init", items: ["x"] }).text).toBe(
       [
-        "Replaced a list of 2 phases, 5 tasks (1/4 done, 1 blocked · 1 dropped).",
+        'Replaced a list of 2 phases, 5 tasks (1/4 done, 1 blocked · 1 dropped). Discarded 3 open tasks: "Wire workspace" (was in progress), "Port store", "Get keys"; append any still needed.',
         '"Tasks" (0/1)',
         '  [>] "x"',
         "0/1 done.",
@@ -311,7 +311,7 @@ describe("formatOutcome", () => {
     )
     const one: TodoList = [{ name: "P", tasks: [t("a")] }]
     expect(run(one, { op: "init", items: ["x"] }).text.split("\n")[0]).toBe(
-      "Replaced a list of 1 phase, 1 task (0/1 done).",
+      'Replaced a list of 1 phase, 1 task (0/1 done). Discarded 1 open task: "a"; append any still needed.',
     )
   })
 

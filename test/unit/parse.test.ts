@@ -275,7 +275,10 @@ describe("field errors", () => {
   })
 
   it("rejects an unknown or mistyped op", () => {
-    expect(err({ op: "complete", task: "A" })).toBe(`Unknown op "complete". Use one of: ${OPS}.`)
+    expect(err({ op: "complete", task: "A" })).toBe(
+      `Unknown op "complete"; use "done": {"op":"done","task":"A"}. All ops: ${OPS}.`,
+    )
+    expect(err({ op: "frobnicate", task: "A" })).toBe(`Unknown op "frobnicate". Use one of: ${OPS}.`)
     expect(err({ op: 3 })).toBe(`"op" must be a string, one of ${OPS}; got a number.`)
   })
 

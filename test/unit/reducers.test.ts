@@ -42,6 +42,10 @@ const status = (from: TaskStatus, to: TaskStatus, reason?: string): Change =>
     ? { kind: "status", task: "Target", from, to }
     : { kind: "status", task: "Target", from, to, reason }
 
+/** What a block on a closed task says to send instead (opFor gives block the reason "keys"). */
+const REOPEN_AND_BLOCK =
+  ' To reopen and block it, send {"ops":[{"op":"start","task":"Target"},{"op":"block","task":"Target","reason":"keys"}]}; or to record a wait, append a task for the wait and block that.'
+
 const TASK_TABLE: Record<"start" | "done" | "drop" | "block" | "unblock", Record<TaskStatus, Expect>> = {
   start: {
     pending: { to: "in_progress", change: status("pending", "in_progress") },
@@ -67,8 +71,8 @@ const TASK_TABLE: Record<"start" | "done" | "drop" | "block" | "unblock", Record
   block: {
     pending: { to: "blocked", blocker: "keys", change: status("pending", "blocked", "keys") },
     in_progress: { to: "blocked", blocker: "keys", change: status("in_progress", "blocked", "keys") },
-    completed: { error: 'Task "Target" is done; only open tasks can be blocked.' },
-    abandoned: { error: 'Task "Target" is dropped; only open tasks can be blocked.' },
+    completed: { error: `Task "Target" is done; only open tasks can be blocked.${REOPEN_AND_BLOCK}` },
+    abandoned: { error: `Task "Target" is dropped; only open tasks can be blocked.${REOPEN_AND_BLOCK}` },
     blocked: { to: "blocked", blocker: "keys", change: status("blocked", "blocked", "keys") },
   },
   unblock: {
@@ -321,7 +325,7 @@ describe("phase targets", () => {
   it("block on a phase with no open task is an error", () => {
     const list: TodoList = [{ name: "Closed", tasks: [t("A", "completed")] }]
     expect(applyErr(list, { op: "block", target: phase("Closed") })).toBe(
-      'Phase "Closed" has no open tasks to block.',
+      'Phase "Closed" has no open tasks to block; to record a wait, append a task for the wait and block that.',
     )
   })
 
@@ -369,7 +373,9 @@ describe("target all", () => {
 
   it("block and unblock over a list with nothing to act on name the list", () => {
     const list: TodoList = [{ name: "W", tasks: [t("A", "completed")] }]
-    expect(applyErr(list, { op: "block", target: all })).toBe("The list has no open tasks to block.")
+    expect(applyErr(list, { op: "block", target: all })).toBe(
+      "The list has no open tasks to block; to record a wait, append a task for the wait and block that.",
+    )
     expect(applyErr(list, { op: "unblock", target: all })).toBe("The list has no blocked tasks.")
   })
 
@@ -499,11 +505,11 @@ describe("addressing", () => {
     ])
     const wrong = { kind: "task", text: "Tag release", phase: "Build" } as const
     expect(applyErr(list, { op: "done", target: wrong })).toBe(
-      'Task "Tag release" is in phase "Ship", not "Build".',
+      'Task "Tag release" is in phase "Ship", not "Build"; leave out "phase" or give "Ship".',
     )
     const missing = { kind: "task", text: "Tag release", phase: "Nope" } as const
     expect(applyErr(list, { op: "start", target: missing })).toBe(
-      'Task "Tag release" is in phase "Ship", not "Nope".',
+      'Task "Tag release" is in phase "Ship", not "Nope"; leave out "phase" or give "Ship".',
     )
   })
 
@@ -555,6 +561,8 @@ describe("init", () => {
           inProgress: 1,
           phases: 2,
         },
+        discarded: ["I", "P", "B", "O1"],
+        discardedRunning: "I",
       },
     ])
   })

@@ -5,7 +5,7 @@
 import { appendPhase, clean, eachTask } from "./queries.ts"
 import { fail, ok, type Result } from "./result.ts"
 import { OPEN, type Op, type Target, type TaskStatus, type TodoList } from "./types.ts"
-import { editDistance, quotePreview, STATUS_WORDS } from "./words.ts"
+import { nearestWord, quotePreview, STATUS_WORDS } from "./words.ts"
 
 export type CommandPlan =
   | { readonly kind: "show" }
@@ -54,23 +54,12 @@ export const VERBS = [
   "block",
 ] as const
 
-const LONGEST_VERB = Math.max(...VERBS.map((verb) => verb.length))
-
 /**
- * The verb a mistyped one most likely meant: the nearest by edit distance, if it is within a third of
- * the verb's length (at least one edit) and no other verb is as near; else undefined.
+ * The verb a mistyped one most likely meant (words.ts nearestWord: within a third of the verb's length,
+ * and no other verb as near); else undefined.
  */
 export function nearestVerb(typed: string): string | undefined {
-  const word = typed.toLowerCase()
-  // No verb is within reach of a much longer word; a pasted paragraph is not searched.
-  if (word.length > LONGEST_VERB + 2) return undefined
-  const ranked = VERBS.map((verb) => ({ verb, distance: editDistance(word, verb) })).sort(
-    (x, y) => x.distance - y.distance,
-  )
-  const [best, next] = ranked
-  if (!best || best.distance === 0) return undefined
-  if (best.distance > Math.max(1, Math.floor(best.verb.length / 3))) return undefined
-  return next && next.distance === best.distance ? undefined : best.verb
+  return nearestWord(typed, VERBS)
 }
 
 interface Word {

@@ -17,7 +17,16 @@ import type {
   TodoList,
 } from "./types.ts"
 import { DEFAULT_LIMITS, OP_NAMES, STATUSES } from "./types.ts"
-import { DEFAULT_PHASE, foldLine, quotePreview, tooManyOpsText } from "./words.ts"
+import {
+  DEFAULT_PHASE,
+  foldLine,
+  nearestWord,
+  neutralize,
+  OP_SYNONYMS,
+  quotePreview,
+  STATUS_OPS,
+  tooManyOpsText,
+} from "./words.ts"
 
 type Obj = Readonly<Record<string, unknown>>
 
@@ -92,6 +101,95 @@ function isOpName(name: string): name is OpName {
   return (OP_NAMES as readonly string[]).includes(name)
 }
 
+// ---- what to send instead ----------------------------------------------------------------------
+
+/** The fields each op reads; a call shown as the one to send carries only these. */
+const FIELDS_OF: Readonly<Record<OpName, readonly string[]>> = {
+  init: ["list", "phase", "items"],
+  start: ["task", "phase"],
+  done: ["task", "phase"],
+  drop: ["task", "phase", "reason"],
+  block: ["task", "phase", "reason"],
+  unblock: ["task", "phase", "reason"],
+  rm: ["task", "phase"],
+  append: ["phase", "after", "items"],
+  rename: ["task", "phase", "to"],
+  view: [],
+}
+
+/** A call shown in an error is cut from it when longer: the error must stay short. */
+const SHOWN_CALL_MAX = 200
+
+/**
+ * The call to send instead, as JSON, when `op` with the fields of `raw` it reads is a call the tool accepts
+ * on `list`; else undefined. An append's "task" becomes its "items". Never a bare op that would change the
+ * list (a bare rm clears it). Text from the call is escaped as every quoted text is (words.ts).
+ */
+function callToSend(op: OpName, raw: Obj, list: TodoList): string | undefined {
+  const call: Record<string, unknown> = { op }
+  for (const key of FIELDS_OF[op]) if (present(raw[key])) call[key] = raw[key]
+  if (op === "append" && !present(raw.items) && typeof raw.task === "string" && present(raw.task))
+    call.items = [raw.task]
+  if (op !== "view" && Object.keys(call).length === 1) return undefined
+  if (!parseOp(call, list).ok) return undefined
+  const text = neutralize(JSON.stringify(call))
+  return text.length <= SHOWN_CALL_MAX ? text : undefined
+}
+
+/** The op a status sent as a field sets (`{task, status: "done"}` means done); undefined when none does. */
+function statusOp(raw: Obj): OpName | undefined {
+  const status = raw.status
+  if (typeof status !== "string") return undefined
+  const word = clean(status).toLowerCase()
+  return Object.hasOwn(STATUS_OPS, word) ? STATUS_OPS[word] : undefined
+}
+
+/** The ops an unknown op name most likely means, the likeliest first: a status sent beside it, a synonym, a typo. */
+function likelyOps(typed: string, raw: Obj): OpName[] {
+  const word = typed.toLowerCase()
+  const bare = word.replace(/[^a-z]/g, "").replace(/^(mark|set|task)(?=.)/, "")
+  const near = nearestWord(word, [...OP_NAMES, ...Object.keys(OP_SYNONYMS)])
+  const named = [word, bare, near].find(
+    (w) => w !== undefined && (isOpName(w) || Object.hasOwn(OP_SYNONYMS, w)),
+  )
+  const ops: OpName[] = named === undefined ? [] : isOpName(named) ? [named] : [...OP_SYNONYMS[named]!]
+  const fromStatus = statusOp(raw)
+  if (fromStatus !== undefined) ops.unshift(fromStatus)
+  return [...new Set(ops)]
+}
+
+/** What each op needs, for an error that names the op without its whole call. */
+const NEEDS: Readonly<Record<OpName, string>> = {
+  init: '"list"',
+  start: '"task"',
+  done: '"task" or "phase"',
+  drop: '"task" or "phase"',
+  block: '"task" or "phase"',
+  unblock: '"task" or "phase"',
+  rm: '"task" or "phase"',
+  append: '"items", and "phase" or "after"',
+  rename: '"task" or "phase", and "to"',
+  view: "no fields",
+}
+
+function unknownOp(typed: string, raw: Obj, list: TodoList): string {
+  const ops = likelyOps(typed, raw)
+  const shown = quotePreview(typed)
+  if (ops.length === 0) return `Unknown op ${shown}. Use one of: ${OP_LIST}.`
+  // A call is shown only when one op is meant: a status sent beside the name, the one op the name means, or
+  // the only one of its ops the call's fields fit. "update" on a task may be a done or a start; a guess
+  // shown as the call to send could close the wrong task.
+  const fitting = ops.filter((op) => callToSend(op, raw, list) !== undefined)
+  const sure =
+    statusOp(raw) !== undefined || ops.length === 1 ? ops[0] : fitting.length === 1 ? fitting[0] : undefined
+  const call = sure === undefined ? undefined : callToSend(sure, raw, list)
+  const first = call !== undefined && sure !== undefined ? sure : ops[0]!
+  if (call !== undefined) return `Unknown op ${shown}; use "${first}": ${call}. All ops: ${OP_LIST}.`
+  const rest = ops.filter((op) => op !== first)
+  const others = rest.length === 0 ? "" : `; else ${rest.map((op) => `"${op}"`).join(" or ")}`
+  return `Unknown op ${shown}; use "${first}" (${NEEDS[first]})${others}. All ops: ${OP_LIST}.`
+}
+
 function infer(raw: Obj, list: TodoList): Result<OpName> {
   if (present(raw.list)) return ok("init")
   if (present(raw.items)) {
@@ -101,8 +199,12 @@ function infer(raw: Obj, list: TodoList): Result<OpName> {
       'No "op" given, and bare "items" only starts a list when the list is empty. To add tasks give "phase" too (append); to replace the list give "op": "init".',
     )
   }
+  const fromStatus = statusOp(raw)
+  const call = fromStatus === undefined ? undefined : callToSend(fromStatus, raw, list)
+  if (call !== undefined)
+    return fail(`No "op" given; a status is set by its op.${unrecognized(raw)} Send ${call}.`)
   return fail(
-    `No "op" given. Give "op" (one of ${OP_LIST}), or use a shape that implies it: {list} starts a list, {phase, items} appends, {items} starts a list when it is empty.`,
+    `No "op" given. Give "op" (one of ${OP_LIST}), or use a shape that implies it: {list} starts a list, {phase, items} appends, {items} starts a list when it is empty.${unrecognized(raw)}`,
   )
 }
 
@@ -112,7 +214,7 @@ function resolveOpName(raw: Obj, list: TodoList): Result<OpName> {
   if (typeof op !== "string")
     return fail(`"op" must be a string, one of ${OP_LIST}; got ${describeValue(op)}.`)
   const name = clean(op).toLowerCase()
-  return isOpName(name) ? ok(name) : fail(`Unknown op ${quotePreview(clean(op))}. Use one of: ${OP_LIST}.`)
+  return isOpName(name) ? ok(name) : fail(unknownOp(clean(op), raw, list))
 }
 
 /** The op a raw element names or implies, for error messages; undefined when it cannot be told. */
@@ -221,7 +323,19 @@ function parseInit(raw: Obj, limits: Limits): Result<Op> {
   return ok({ op: "init", list: specs })
 }
 
-function parseAppend(raw: Obj, limits: Limits): Result<Op> {
+/** An append given "task", which names an existing task and is no field of append: what to send instead. */
+function appendTaskError(raw: Obj, list: TodoList): string {
+  const what = 'which names an existing task; append names one only as "after"'
+  if (present(raw.items))
+    return `append does not use "task" (${what}): to insert after that task, give it as "after"; else leave "task" out.`
+  const call = callToSend("append", raw, list)
+  if (call !== undefined)
+    return `append takes "items" (an array of new task texts), not "task" (${what}). Send ${call}.`
+  return `append takes "items" (an array of new task texts), not "task" (${what}), and "phase" (created if missing) or "after" (a task to insert after).`
+}
+
+function parseAppend(raw: Obj, list: TodoList, limits: Limits): Result<Op> {
+  if (present(raw.task)) return fail(appendTaskError(raw, list))
   const phase = optionalString(raw, "phase", PHASE_EXPECTED)
   if (!phase.ok) return phase
   const after = optionalString(raw, "after", TASK_EXPECTED)
@@ -239,6 +353,8 @@ function parseAppend(raw: Obj, limits: Limits): Result<Op> {
       : { op: "append", phase: name.value, after: after.value, items: items.value },
   )
 }
+
+const REASON_NAMES = { block: "Blocker reason", drop: "Drop reason", unblock: "Unblock reason" } as const
 
 function parseReason(raw: Obj, what: string, limits: Limits): Result<string | undefined> {
   const reason = optionalString(raw, "reason", "a one-line reason (a string)")
@@ -278,7 +394,7 @@ export function parseOp(raw: unknown, list: TodoList, limits: Limits = DEFAULT_L
     case "init":
       return parseInit(raw, limits)
     case "append":
-      return parseAppend(raw, limits)
+      return parseAppend(raw, list, limits)
     case "view":
       return ok({ op: "view" })
     default:
@@ -315,8 +431,8 @@ export function parseOp(raw: unknown, list: TodoList, limits: Limits = DEFAULT_L
     default: {
       if (t === undefined)
         return fail(`${op} needs "task" (the exact task text) or "phase" (a phase name).${unrecognized(raw)}`)
-      if (op !== "block" && op !== "drop") return ok({ op, target: t })
-      const reason = parseReason(raw, op === "block" ? "Blocker reason" : "Drop reason", limits)
+      if (op !== "block" && op !== "drop" && op !== "unblock") return ok({ op, target: t })
+      const reason = parseReason(raw, REASON_NAMES[op], limits)
       if (!reason.ok) return reason
       return ok(reason.value === undefined ? { op, target: t } : { op, target: t, reason: reason.value })
     }

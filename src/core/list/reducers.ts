@@ -29,7 +29,7 @@ import type {
   TodoList,
 } from "./types.ts"
 import { CLOSED, DEFAULT_LIMITS, OPEN } from "./types.ts"
-import { foldLine, quotePreview, STATUS_WORDS, unquote } from "./words.ts"
+import { closeName, foldLine, neutralize, quotePreview, STATUS_WORDS, unquote } from "./words.ts"
 
 export interface Applied {
   readonly list: TodoList
@@ -108,7 +108,9 @@ function resolveTask(list: TodoList, target: ScopedTaskTarget): Result<Located> 
   if (!hit) return fail(unknownTask(list, target.text))
   const actual = list[hit.phaseIndex]!.name
   if (phase !== "" && actual !== phase)
-    return fail(`Task ${q(hit.task.text)} is in phase ${q(actual)}, not ${q(phase)}.`)
+    return fail(
+      `Task ${q(hit.task.text)} is in phase ${q(actual)}, not ${q(phase)}; leave out "phase" or give ${q(actual)}.`,
+    )
   return ok(hit)
 }
 
@@ -126,6 +128,10 @@ function tasksOf(list: TodoList, target: Exclude<Target, { kind: "task" }>): Res
 
 function scopeName(target: Exclude<Target, { kind: "task" }>): string {
   return target.kind === "phase" ? `Phase ${q(clean(target.name))} has` : "The list has"
+}
+
+function phaseNames(list: TodoList): string[] {
+  return list.map((phase) => phase.name)
 }
 
 // ---- building new lists -----------------------------------------------------------------------
@@ -179,6 +185,13 @@ function oneLine(reason: string | undefined): string | undefined {
   return folded === "" ? undefined : folded
 }
 
+/** A reason as an op stores or reports it: one line, checked as `what` ("Drop reason"); undefined when blank. */
+function checkedReason(raw: string | undefined, what: string, limits: Limits): Result<string | undefined> {
+  const reason = oneLine(raw)
+  const bad = reason === undefined ? undefined : checkText(reason, what, limits)
+  return bad ? fail(bad) : ok(reason)
+}
+
 // ---- reducers ---------------------------------------------------------------------------------
 
 function init(list: TodoList, specs: readonly PhaseSpec[], limits: Limits): Result<Applied> {
@@ -197,11 +210,19 @@ function init(list: TodoList, specs: readonly PhaseSpec[], limits: Limits): Resu
   }
   const bad = checkList(phases, limits)
   if (bad) return fail(bad)
+  const kept = new Set([...eachTask(phases)].map((hit) => hit.task.text))
+  const lost = [...eachTask(list)]
+    .map((hit) => hit.task)
+    .filter((t) => OPEN.has(t.status) && !kept.has(t.text))
+  const running = lost.find((t) => t.status === "in_progress")
+  const discarded = running ? [running, ...lost.filter((t) => t !== running)] : lost
   const change: Change = {
     kind: "init",
     phases: phases.length,
     tasks: taskCount(phases),
     ...(list.length > 0 ? { replaced: counts(list) } : {}),
+    ...(discarded.length > 0 ? { discarded: discarded.map((t) => t.text) } : {}),
+    ...(running ? { discardedRunning: running.text } : {}),
   }
   return ok({ list: phases, changes: [change] })
 }
@@ -241,11 +262,9 @@ function drop(
   rawReason: string | undefined,
   limits: Limits,
 ): Result<Applied> {
-  const reason = oneLine(rawReason)
-  if (reason !== undefined) {
-    const bad = checkText(reason, "Drop reason", limits)
-    if (bad) return fail(bad)
-  }
+  const checked = checkedReason(rawReason, "Drop reason", limits)
+  if (!checked.ok) return checked
+  const reason = checked.value
   const moveFor = (task: Task): Move =>
     reason === undefined ? { task, to: "abandoned" } : { task, to: "abandoned", blocker: reason, reason }
   if (target.kind === "task") {
@@ -275,17 +294,32 @@ function closeOpen(list: TodoList, target: Exclude<Target, { kind: "task" }>): R
   )
 }
 
+const BLOCK_A_WAIT = "to record a wait, append a task for the wait and block that."
+/** A batch shown in an error is left out when longer: the error must stay short. */
+const SHOWN_BATCH_MAX = 240
+
+/** Why a done or dropped task cannot be blocked, and the batch that reopens it (start) and blocks it. */
+function blockClosed(task: Task, reason: string | undefined): string {
+  const blockOp =
+    reason === undefined ? { op: "block", task: task.text } : { op: "block", task: task.text, reason }
+  const batch = neutralize(JSON.stringify({ ops: [{ op: "start", task: task.text }, blockOp] }))
+  const head = `Task ${q(task.text)} is ${STATUS_WORDS[task.status]}; only open tasks can be blocked.`
+  const reopen =
+    batch.length <= SHOWN_BATCH_MAX
+      ? ` To reopen and block it, send ${batch}; or`
+      : " Start it again first, or"
+  return `${head}${reopen} ${BLOCK_A_WAIT}`
+}
+
 function block(
   list: TodoList,
   target: Target,
   rawReason: string | undefined,
   limits: Limits,
 ): Result<Applied> {
-  const reason = oneLine(rawReason)
-  if (reason !== undefined) {
-    const bad = checkText(reason, "Blocker reason", limits)
-    if (bad) return fail(bad)
-  }
+  const checked = checkedReason(rawReason, "Blocker reason", limits)
+  if (!checked.ok) return checked
+  const reason = checked.value
   // Re-blocking keeps the old reason unless a new one is given.
   const moveFor = (task: Task): Move | undefined => {
     if (task.status === "blocked" && (reason === undefined || reason === task.blocker)) return undefined
@@ -295,15 +329,14 @@ function block(
     const hit = resolveTask(list, target)
     if (!hit.ok) return hit
     const task = hit.value.task
-    if (CLOSED.has(task.status))
-      return fail(`Task ${q(task.text)} is ${STATUS_WORDS[task.status]}; only open tasks can be blocked.`)
+    if (CLOSED.has(task.status)) return fail(blockClosed(task, reason))
     const m = moveFor(task)
     return ok(m ? move(list, [m]) : unchanged(list, task))
   }
   const tasks = tasksOf(list, target)
   if (!tasks.ok) return tasks
   const open = tasks.value.filter((task) => OPEN.has(task.status))
-  if (open.length === 0) return fail(`${scopeName(target)} no open tasks to block.`)
+  if (open.length === 0) return fail(`${scopeName(target)} no open tasks to block; ${BLOCK_A_WAIT}`)
   return ok(
     move(
       list,
@@ -312,25 +345,31 @@ function block(
   )
 }
 
-function unblock(list: TodoList, target: Target): Result<Applied> {
+function unblock(
+  list: TodoList,
+  target: Target,
+  rawReason: string | undefined,
+  limits: Limits,
+): Result<Applied> {
+  // The reason is reported in the change, as block's and drop's are; a pending task keeps none.
+  const checked = checkedReason(rawReason, "Unblock reason", limits)
+  if (!checked.ok) return checked
+  const reason = checked.value
+  const moveFor = (task: Task): Move =>
+    reason === undefined ? { task, to: "pending" } : { task, to: "pending", reason }
   if (target.kind === "task") {
     const hit = resolveTask(list, target)
     if (!hit.ok) return hit
     const task = hit.value.task
     if (task.status !== "blocked")
       return fail(`Task ${q(task.text)} is not blocked; it is ${STATUS_WORDS[task.status]}.`)
-    return ok(move(list, [{ task, to: "pending" }]))
+    return ok(move(list, [moveFor(task)]))
   }
   const tasks = tasksOf(list, target)
   if (!tasks.ok) return tasks
   const blocked = tasks.value.filter((task) => task.status === "blocked")
   if (blocked.length === 0) return fail(`${scopeName(target)} no blocked tasks.`)
-  return ok(
-    move(
-      list,
-      blocked.map((task) => ({ task, to: "pending" as const })),
-    ),
-  )
+  return ok(move(list, blocked.map(moveFor)))
 }
 
 function rm(list: TodoList, target: Target): Result<Applied> {
@@ -362,13 +401,15 @@ function append(list: TodoList, op: Extract<Op, { op: "append" }>, limits: Limit
   let name: string
   let at: number | undefined
   if (op.after !== undefined) {
-    const hit = resolveTask(list, {
-      kind: "task",
-      text: op.after,
-      ...(op.phase !== undefined ? { phase: op.phase } : {}),
-    })
+    // `after` decides the place; a `phase` beside it only checks that it agrees.
+    const hit = resolveTask(list, { kind: "task", text: op.after })
     if (!hit.ok) return hit
     name = list[hit.value.phaseIndex]!.name
+    const said = clean(op.phase ?? "")
+    if (said !== "" && said !== name)
+      return fail(
+        `Task ${q(hit.value.task.text)} is in phase ${q(name)}, not ${q(said)}. Leave out "phase" to insert after the task, or "after" to add at the end of ${q(said)}.`,
+      )
     at = hit.value.taskIndex + 1
   } else {
     name = clean(op.phase ?? "")
@@ -398,12 +439,15 @@ function append(list: TodoList, op: Extract<Op, { op: "append" }>, limits: Limit
       : list.map((phase, p) => (p === index ? { name: phase.name, tasks: insert(phase.tasks) } : phase))
   const bad = checkList(next, limits)
   if (bad) return fail(bad)
+  // A new phase whose name is close to an existing one may be a stale or mistyped name: the result says so.
+  const close = index < 0 ? closeName(name, phaseNames(list)) : undefined
   const change: Change = {
     kind: "added",
     phase: name,
     tasks: texts,
     newPhase: index < 0,
     ...(op.after !== undefined && at !== undefined ? { after: list[index]!.tasks[at - 1]!.text } : {}),
+    ...(close !== undefined ? { closeTo: close } : {}),
   }
   return ok({ list: next, changes: [change] })
 }
@@ -471,7 +515,7 @@ export function applyOp(list: TodoList, op: Op, limits: Limits = DEFAULT_LIMITS)
     case "block":
       return block(list, op.target, op.reason, limits)
     case "unblock":
-      return unblock(list, op.target)
+      return unblock(list, op.target, op.reason, limits)
     case "rm":
       return rm(list, op.target)
     case "append":

@@ -54,7 +54,8 @@ export type Op =
   | { readonly op: "done"; readonly target: Target }
   | { readonly op: "drop"; readonly target: Target; readonly reason?: string }
   | { readonly op: "block"; readonly target: Target; readonly reason?: string }
-  | { readonly op: "unblock"; readonly target: Target }
+  /** The reason (why the wait is over) is reported, not kept: a pending task carries none. */
+  | { readonly op: "unblock"; readonly target: Target; readonly reason?: string }
   | { readonly op: "rm"; readonly target: Target }
   /** Adds to the end of `phase`, or right after the task `after` (in its phase; `phase`, if given, must agree). */
   | {
@@ -89,6 +90,10 @@ export type Change =
       readonly tasks: number
       /** Counts of the list that init replaced, when it was not empty. */
       readonly replaced?: Counts
+      /** Open tasks of the replaced list that the new one lacks, the one in progress first. */
+      readonly discarded?: readonly string[]
+      /** The task that was in progress, when it is among the discarded. */
+      readonly discardedRunning?: string
     }
   | {
       readonly kind: "status"
@@ -106,6 +111,8 @@ export type Change =
       readonly newPhase: boolean
       /** The task they were inserted after; absent when they went to the end of the phase. */
       readonly after?: string
+      /** For a new phase: an existing phase with a close name, which the model may have meant. */
+      readonly closeTo?: string
     }
   | { readonly kind: "renamed"; readonly what: "task" | "phase"; readonly from: string; readonly to: string }
   | { readonly kind: "removed"; readonly tasks: readonly string[]; readonly phases: readonly string[] }

@@ -1,9 +1,10 @@
 // The plugin's vocabulary: its id, the default phase, how each status is written (in words, as a box in
-// text and Markdown, as a glyph in the sidebar), the progress count and its one rule, and the small text helpers every
-// message uses. One home, so the model, the user and the sidebar read the same words for the same thing.
+// text and Markdown, as a glyph in the sidebar), the progress count and its one rule, the small text helpers every
+// message uses, and the did-you-mean rules (a mistyped word, a close phase name, the other names of an op). One
+// home, so the model, the user and the sidebar read the same words for the same thing.
 
 import { lookalikes } from "./lookalike.ts"
-import type { TaskStatus } from "./types.ts"
+import type { OpName, TaskStatus } from "./types.ts"
 
 /** The plugin's id: the host's plugin id, the log service, the prefix of its command names. */
 export const PLUGIN_ID = "opencode-todo"
@@ -238,6 +239,137 @@ export function editDistance(a: string, b: string): number {
     prev = row
   }
   return prev[b.length]!
+}
+
+/**
+ * The word of `words` a mistyped one most likely meant: the nearest by edit distance, if it is within a third
+ * of that word's length (at least one edit) and no other word is as near; else undefined (also for an exact
+ * match, which is no typo). The one did-you-mean rule: /todo's verbs and the tool's ops use it.
+ */
+export function nearestWord(typed: string, words: readonly string[]): string | undefined {
+  const word = typed.toLowerCase()
+  // No word is within reach of a much longer one; a pasted paragraph is not searched.
+  if (word.length > Math.max(0, ...words.map((w) => w.length)) + 2) return undefined
+  const ranked = words
+    .map((candidate) => ({ candidate, distance: editDistance(word, candidate) }))
+    .sort((x, y) => x.distance - y.distance)
+  const [best, next] = ranked
+  if (!best || best.distance === 0) return undefined
+  if (best.distance > Math.max(1, Math.floor(best.candidate.length / 3))) return undefined
+  return next && next.distance === best.distance ? undefined : best.candidate
+}
+
+/** The words of a name, lower case, without punctuation: "Request validation" → ["request", "validation"]. */
+function nameWords(name: string): string[] {
+  return name.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+}
+
+/** True when `part`'s words appear in `whole`, in order and side by side. */
+function holds(whole: readonly string[], part: readonly string[]): boolean {
+  for (let i = 0; i + part.length <= whole.length; i++)
+    if (part.every((word, k) => whole[i + k] === word)) return true
+  return false
+}
+
+/** Names longer than this are not compared letter by letter (edit distance grows with the product of lengths). */
+const CLOSE_NAME_MAX = 80
+
+/**
+ * The name of `names` that `name` (not among them) most likely meant: one that differs only in case, spaces
+ * or punctuation, else the nearest within a third of its length in edits (a typo), else one whose words hold
+ * the other's ("Validation" after a rename to "Request validation"); undefined when none is close. Names with
+ * different numbers are never close: "Phase 3" is a new phase beside "Phase 2".
+ */
+export function closeName(name: string, names: readonly string[]): string | undefined {
+  const wanted = nameWords(name)
+  if (wanted.length === 0) return undefined
+  const flat = wanted.join(" ")
+  const numbers = (words: readonly string[]) => words.filter((w) => /\p{N}/u.test(w)).join(" ")
+  let best: string | undefined
+  let bestScore = Number.POSITIVE_INFINITY
+  for (const other of names) {
+    const theirs = nameWords(other)
+    if (other === name || theirs.length === 0 || numbers(theirs) !== numbers(wanted)) continue
+    const otherFlat = theirs.join(" ")
+    let score = Number.POSITIVE_INFINITY
+    if (otherFlat === flat) score = 0
+    else if (holds(theirs, wanted) || holds(wanted, theirs)) score = CLOSE_NAME_MAX
+    else if (flat.length <= CLOSE_NAME_MAX && otherFlat.length <= CLOSE_NAME_MAX) {
+      const distance = editDistance(flat, otherFlat)
+      if (distance <= Math.max(1, Math.floor(otherFlat.length / 3))) score = distance
+    }
+    if (score < bestScore) {
+      best = other
+      bestScore = score
+    }
+  }
+  return best
+}
+
+/**
+ * Words a model may send as an op, and the ops they most likely mean, the likeliest first. The tool answers
+ * such a call with an error naming these (nothing runs under a guessed name: `update` may mean a rename or
+ * a status).
+ */
+export const OP_SYNONYMS: Readonly<Record<string, readonly OpName[]>> = {
+  complete: ["done"],
+  completed: ["done"],
+  finish: ["done"],
+  finished: ["done"],
+  close: ["done"],
+  resolve: ["done"],
+  add: ["append"],
+  insert: ["append"],
+  push: ["append"],
+  create: ["append", "init"],
+  new: ["append", "init"],
+  plan: ["init"],
+  reset: ["init"],
+  replace: ["init"],
+  update: ["rename", "done", "start"],
+  edit: ["rename"],
+  change: ["rename"],
+  retitle: ["rename"],
+  remove: ["rm"],
+  delete: ["rm"],
+  del: ["rm"],
+  clear: ["rm"],
+  list: ["view"],
+  show: ["view"],
+  get: ["view"],
+  read: ["view"],
+  status: ["view"],
+  pause: ["block"],
+  wait: ["block"],
+  hold: ["block"],
+  resume: ["unblock", "start"],
+  unpause: ["unblock"],
+  cancel: ["drop"],
+  skip: ["drop"],
+  abandon: ["drop"],
+  discard: ["drop"],
+  begin: ["start"],
+  continue: ["start"],
+  activate: ["start"],
+  work: ["start"],
+}
+
+/** Statuses a model may send as a field (`{task, status: "done"}`), and the op that sets each. */
+export const STATUS_OPS: Readonly<Record<string, OpName>> = {
+  done: "done",
+  complete: "done",
+  completed: "done",
+  finished: "done",
+  in_progress: "start",
+  "in progress": "start",
+  started: "start",
+  active: "start",
+  blocked: "block",
+  dropped: "drop",
+  abandoned: "drop",
+  cancelled: "drop",
+  canceled: "drop",
+  skipped: "drop",
 }
 
 /** Shortens text to one line of at most `max` characters, so a runaway input cannot flood a message. */

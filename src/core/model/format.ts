@@ -5,7 +5,7 @@
 import type { ExecuteResult } from "../list/execute.ts"
 import { counts, countTasks, inProgressTask, nextPendingTask } from "../list/queries.ts"
 import { type Change, type Op, STATUSES, type Task, type TaskStatus, type TodoList } from "../list/types.ts"
-import { phaseTallyText, progressText, quote, STATUS_BOXES, STATUS_WORDS } from "../list/words.ts"
+import { neutralize, phaseTallyText, progressText, quote, STATUS_BOXES, STATUS_WORDS } from "../list/words.ts"
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`
@@ -69,6 +69,8 @@ interface Net {
   readonly from: TaskStatus
   to: TaskStatus
   last: StatusChange
+  /** Why an unblock in this call ended the wait, when it said. */
+  unblockReason?: string
 }
 
 interface Group {
@@ -92,7 +94,11 @@ function groupKey(net: Net): string | undefined {
   if (to === "abandoned") return `dropped:${last.reason ?? ""}`
   if (to === "blocked") return `blocked:${last.reason ?? ""}`
   if (to === "pending")
-    return from === "in_progress" ? "demoted" : from === "blocked" ? "unblocked" : "reopened"
+    return from === "in_progress"
+      ? "demoted"
+      : from === "blocked"
+        ? `unblocked:${last.reason ?? ""}`
+        : "reopened"
   // Starts are one task each, so each gets its own sentence.
   return `start:${net.task}`
 }
@@ -103,33 +109,78 @@ function renderGroup(group: Group): string {
   const reason = last.reason ? quote(last.reason) : undefined
   if (group.key === "done") return `Done ${list}.`
   if (group.key.startsWith("dropped:")) return reason ? `Dropped ${list} (${reason}).` : `Dropped ${list}.`
-  if (group.key === "unblocked") return `Unblocked ${list}.`
+  if (group.key.startsWith("unblocked:"))
+    return reason ? `Unblocked ${list} (${reason}).` : `Unblocked ${list}.`
   if (group.key === "reopened") return `Reopened ${list} as pending.`
   if (group.key === "demoted") return `${list} moved back to pending.`
   if (group.key.startsWith("still:")) return `${list} still blocked: ${reason}.`
   if (group.key.startsWith("blocked:")) return reason ? `Blocked ${list} (${reason}).` : `Blocked ${list}.`
   if (from === "completed" || from === "abandoned") return `Reopened ${list} (was ${STATUS_WORDS[from]}).`
   if (from === "blocked") {
-    if (last.auto === "promoted") return `Unblocked and started ${list}.`
+    if (last.auto === "promoted") {
+      const why = group.sample.unblockReason
+      return why === undefined
+        ? `Unblocked and started ${list}.`
+        : `Unblocked and started ${list} (${quote(why)}).`
+    }
     return reason ? `Started ${list} (was blocked: ${reason}).` : `Started ${list} (was blocked).`
   }
   return `Started ${list}.`
 }
 
-function describeOther(change: Exclude<Change, StatusChange>): string | undefined {
+/** "Discarded 2 open tasks: "A" (was in progress), "B"." The model has no undo, so init says what it let go. */
+function discardedText(texts: readonly string[], running: string | undefined): string {
+  const shown = texts
+    .slice(0, 3)
+    .map((text) => (text === running ? `${quote(text)} (was in progress)` : quote(text)))
+    .join(", ")
+  const more = texts.length > 3 ? ` and ${texts.length - 3} more` : ""
+  return `Discarded ${plural(texts.length, "open task")}: ${shown}${more}; append any still needed.`
+}
+
+/** A call shown in a result is left out when longer: the result must stay short. */
+const SHOWN_CALL_MAX = 300
+
+/**
+ * What a new phase whose name is close to an existing one says: the existing phase, and the batch that moves
+ * the new phase's tasks there (from the list the call left), if that was meant.
+ */
+function closeNameText(created: string, existing: string, list: TodoList): string {
+  const head = `Phase ${quote(existing)} has a close name;`
+  const tasks = list.find((phase) => phase.name === created)?.tasks.map((task) => task.text)
+  const move =
+    tasks !== undefined && tasks.length > 0 && list.some((phase) => phase.name === existing)
+      ? neutralize(
+          JSON.stringify({
+            ops: [
+              { op: "rm", phase: created },
+              { op: "append", phase: existing, items: tasks },
+            ],
+          }),
+        )
+      : undefined
+  if (move !== undefined && move.length <= SHOWN_CALL_MAX) return `${head} if you meant it, send ${move}.`
+  return `${head} if you meant it, rm phase ${quote(created)} and append its tasks to ${quote(existing)} in one batch.`
+}
+
+function describeOther(change: Exclude<Change, StatusChange>, list: TodoList): string | undefined {
   switch (change.kind) {
     case "init": {
       const r = change.replaced
-      return r
-        ? `Replaced a list of ${plural(r.phases, "phase")}, ${plural(r.total, "task")} (${progressText(r)}).`
-        : undefined
+      if (!r) return undefined
+      const replaced = `Replaced a list of ${plural(r.phases, "phase")}, ${plural(r.total, "task")} (${progressText(r)}).`
+      return change.discarded
+        ? `${replaced} ${discardedText(change.discarded, change.discardedRunning)}`
+        : replaced
     }
     case "added": {
       if (change.after !== undefined) return `Added ${names(change.tasks)} after ${quote(change.after)}.`
       // A new phase goes last in the list; an existing one takes the tasks at its end.
-      return change.newPhase
-        ? `Added ${names(change.tasks)} to new last phase ${quote(change.phase)}.`
-        : `Added ${names(change.tasks)} at the end of ${quote(change.phase)}.`
+      if (!change.newPhase) return `Added ${names(change.tasks)} at the end of ${quote(change.phase)}.`
+      const added = `Added ${names(change.tasks)} to new last phase ${quote(change.phase)}.`
+      return change.closeTo === undefined
+        ? added
+        : `${added} ${closeNameText(change.phase, change.closeTo, list)}`
     }
     case "renamed":
       return `Renamed ${change.what === "phase" ? "phase " : ""}${quote(change.from)} to ${quote(change.to)}.`
@@ -153,20 +204,25 @@ interface Described {
 }
 
 /** Turns a call's changes into sentences, in the order things happened. */
-function describeChanges(changes: readonly Change[], withStatus: boolean): Described {
+function describeChanges(changes: readonly Change[], withStatus: boolean, list: TodoList): Described {
   const nets = new Map<string, Net>()
   const others: { order: number; text: string }[] = []
   changes.forEach((change, order) => {
     if (change.kind !== "status") {
-      const text = describeOther(change)
+      const text = describeOther(change, list)
       if (text) others.push({ order, text })
       return
     }
-    const net = nets.get(change.task)
+    let net = nets.get(change.task)
     if (net) {
       net.to = change.to
       net.last = change
-    } else nets.set(change.task, { order, task: change.task, from: change.from, to: change.to, last: change })
+    } else {
+      net = { order, task: change.task, from: change.from, to: change.to, last: change }
+      nets.set(change.task, net)
+    }
+    if (change.from === "blocked" && change.to === "pending" && change.reason !== undefined)
+      net.unblockReason = change.reason
   })
   const groups = new Map<string, Group>()
   const started = new Set<string>()
@@ -212,7 +268,7 @@ export function formatOutcome(before: TodoList, outcome: ExecuteResult): string 
   if (!outcome.ok) return `Error: ${outcome.error} Nothing was changed.`
   const showList = outcome.ops.some((op) => op.op === "init" || op.op === "view")
   // With the list printed, every status is visible in it; only say what the list cannot show.
-  const { text, started } = describeChanges(outcome.changes, !showList)
+  const { text, started } = describeChanges(outcome.changes, !showList, outcome.list)
   if (showList) {
     // The marks are explained where the model meets them, not in the description every request carries.
     const legend = marksLegend(outcome.list)
