@@ -309,7 +309,10 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
   }
   if (requestHooked === 0) lacks("a per-request session hook", "no notices or stubs in requests")
 
-  /** A session hook only some versions have: one the host refuses is said once, as information. */
+  /**
+   * A session hook only some versions have. The hosts read keep a name they lack and never call it
+   * (packages/core/src/plugin/hooks.ts@0f2daeba); one that refused it is said once, as information.
+   */
   async function registerOptional(name: string, make: () => unknown): Promise<boolean> {
     try {
       const registration = await make()
