@@ -10,7 +10,7 @@ import { parseSnapshot } from "../core/list/parse.ts"
 import type { TodoList } from "../core/list/types.ts"
 import type { CommandReport } from "../core/model/prompts.ts"
 import type { History, PartRef } from "../core/model/stale.ts"
-import type { HostEvent, SessionAction } from "../core/session/session.ts"
+import { type HostEvent, type SessionAction, stepsOnArrival } from "../core/session/session.ts"
 import { todoDir } from "../shared/paths.ts"
 import { loadSettings } from "../shared/settings.ts"
 import { createStore, type Store } from "../store/store.ts"
@@ -225,7 +225,8 @@ export async function startRuntime(deps: {
         start || (hostEvent.type === "session.updated" && (await store.stamp(sessionID)) !== undefined)
       const s = tracks ? sessions.get(sessionID) : sessions.find(sessionID)
       if (!s) return
-      await sessions.inOrder(s, () => follow(s, hostEvent))
+      if (stepsOnArrival(hostEvent)) await step(s, hostEvent)
+      else await sessions.inOrder(s, () => follow(s, hostEvent))
     },
 
     todoCall: (sessionID, args, site) => runTodoCall(toolDeps, sessionID, args, site),

@@ -21,7 +21,7 @@ import type { HostPort } from "./host-port.ts"
 import type { Sessions } from "./sessions.ts"
 import { withinMs } from "./wait.ts"
 
-/** How long a call waits for the host to say which part holds it, when no event said so. */
+/** How long a call waits for the host to say which part holds it, when no announcement said so. */
 const PART_LOOKUP_MS = 1000
 
 /** The tool part that holds call `callID` of message `messageID`; undefined when the host does not answer in time. */
@@ -109,7 +109,9 @@ export async function runTodoCall(
   if (refusal !== undefined)
     return { ok: false, changed: false, title: "todo: refused", output: refusal, list: s.list }
   await sessions.syncFromStore(s)
-  // Where the call is in the conversation, so that an undo of its turn (or of its part) takes it back.
+  // Where the call is in the conversation, so that an undo of its turn (or of its part) takes it back. The host
+  // announces the call's part before it runs the call, and the server takes the announcement as it arrives
+  // (session.ts `stepsOnArrival`): the host is asked only when the announcement has not come.
   const { callID, messageID } = site
   const call =
     typeof callID === "string" && typeof messageID === "string"

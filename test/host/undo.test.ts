@@ -476,6 +476,65 @@ describe("parallel todo calls in one reply stay at their own parts", () => {
   })
 })
 
+describe("a call's part is taken from the host's announcement, not asked for", () => {
+  const statuses = (list: Awaited<ReturnType<typeof stored>>) =>
+    list.flatMap((p) => p.tasks.map((t) => `${t.text}:${t.status}`))
+
+  it("parts announced while an earlier event is still followed: each call stays at its own part, the host is not asked", async () => {
+    // The first prompt's hook waits for the agents' rules: events after it wait their turn behind it.
+    let release = () => {}
+    const gate = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const h = await host({
+      agents: async () => {
+        await gate
+        return { data: [{ name: "build", permission: [ALLOW_ALL] }] }
+      },
+    })
+    await h.event("session.created", { info: { id: S } })
+    const c = new Conversation(h)
+    await runUserOps(h.store, S, [{ op: "init", ...PLAN }], DEFAULT_LIMITS, "none", {
+      kind: "after",
+      message: "msg_0000",
+    })
+    const prompt = c.prompt("Two at once")
+    const message = c.id("msg")
+    const parts = [c.id("prt"), c.id("prt")]
+    const callID = (i: number) => `call_${parts[i]}`
+    // The host announces each call's part before it runs the call.
+    const announced = parts.map((partID, i) =>
+      h.event("message.part.updated", {
+        part: {
+          ...{ id: partID, sessionID: S, messageID: message, type: "tool", tool: "todo", callID: callID(i) },
+          state: { status: "pending" },
+        },
+      }),
+    )
+    const asked = h.asked.length
+    const run = (args: unknown, i: number) =>
+      h.hooks.tool!.todo!.execute(args as never, { ...h.ctx(S, callID(i)), messageID: message })
+    // The later part's call finishes first.
+    await run({ op: "block", task: "Ship it", reason: "needs a token" }, 1)
+    await run({ op: "done", task: "Write parser" }, 0)
+    expect(h.asked.slice(asked)).not.toContain("session.message")
+    release()
+    await Promise.all([prompt, ...announced])
+    await c.revert(message, parts[1])
+    expect(statuses(await stored(h))).toEqual([
+      "Write parser:completed",
+      "Test parser:in_progress",
+      "Ship it:pending",
+    ])
+    await c.revert(message, parts[0])
+    expect(statuses(await stored(h))).toEqual([
+      "Write parser:in_progress",
+      "Test parser:pending",
+      "Ship it:pending",
+    ])
+  })
+})
+
 describe("the model is never told something false", () => {
   it("a user edit queued before the undo is not told after it; one made after it is", async () => {
     const c = await started()

@@ -13,6 +13,7 @@ import {
   type Session,
   type SessionAction,
   stepSession,
+  stepsOnArrival,
   todoAccess,
   todoRefusal,
 } from "../../src/core/session/session.ts"
@@ -355,6 +356,52 @@ const hostEvent: fc.Arbitrary<HostEvent> = fc.oneof(
 const run = fc.array(fc.tuple(hostEvent, fc.nat(LISTS.length - 1)), { maxLength: 60 })
 
 describe("properties", () => {
+  it("an event stepped on arrival commutes with the events queued ahead of it: the same session, the same actions", () => {
+    const announced = fc
+      .record({ call: fc.constantFrom("c1", "c2"), part: fc.constantFrom("p1", "p2", "p3") })
+      .map(
+        ({ call, part }): HostEvent => ({ type: "todo.part", callID: call, messageID: "m1", partID: part }),
+      )
+    let moved = 0
+    fc.assert(
+      // Whatever the server steps on arrival, not only the announcement the arbitrary offers most.
+      fc.property(
+        run,
+        run,
+        fc.oneof(announced, hostEvent).filter(stepsOnArrival),
+        (before, queued, early) => {
+          const ahead = queued.filter(([event]) => !stepsOnArrival(event))
+          let session = initialSession()
+          for (const [event, list] of before)
+            session = stepSession(session, event, LISTS[list]!, CONFIG).session
+          /** The queued events stepped with the announcement at `at`; the actions of the queued ones. */
+          const play = (at: number) => {
+            let s = session
+            const actions: SessionAction[][] = []
+            ahead.forEach(([event, list], i) => {
+              if (i === at) {
+                const step = stepSession(s, early, OPEN, CONFIG)
+                expect(step.actions).toEqual([])
+                s = step.session
+              }
+              const step = stepSession(s, event, LISTS[list]!, CONFIG)
+              s = step.session
+              actions.push([...step.actions])
+            })
+            if (at >= ahead.length) s = stepSession(s, early, OPEN, CONFIG).session
+            return { session: s, actions }
+          }
+          const inTurn = play(ahead.length)
+          for (let at = 0; at < ahead.length; at++) {
+            expect(play(at)).toEqual(inTurn)
+            moved++
+          }
+        },
+      ),
+    )
+    expect(moved).toBeGreaterThan(0)
+  })
+
   it("the session stays plain, bounded data", () => {
     fc.assert(
       fc.property(run, (events) => {

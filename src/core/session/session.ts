@@ -231,6 +231,16 @@ export function initialSession(): Session {
   }
 }
 
+/**
+ * Whether the server steps `event` as it arrives rather than in its turn behind the events before it. A todo part's
+ * announcement only records which part holds which call (no action, and no other step depends on its order), and
+ * the todo tool, which runs outside that order, reads it: the host announces a call's part before it runs the
+ * call, so a slow step queued ahead (an undo's agreement with the host) must not hide the part from the call.
+ */
+export function stepsOnArrival(event: HostEvent): boolean {
+  return event.type === "todo.part"
+}
+
 /** True while nothing said whether the session is a subagent: the server then asks the host for its parent. */
 export function parentUnknown(facts: SessionFacts): boolean {
   return facts.subagent === null
