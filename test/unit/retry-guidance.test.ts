@@ -223,6 +223,13 @@ describe("a status sent as a field", () => {
     expect(shownCalls(message)).toEqual([{ op: "done", task: "Check output" }])
   })
 
+  it("reads a status however it is spaced or cased", () => {
+    for (const status of ["in progress", "In-Progress", "in_progress"])
+      expect(shownCalls(error(LIST, { task: "Check output", status })), status).toEqual([
+        { op: "start", task: "Check output" },
+      ])
+  })
+
   it("names other stray fields as it does with an op", () => {
     expect(error(LIST, { tasks: ["Check output"] })).toMatch(/Unrecognized: "tasks"/)
   })

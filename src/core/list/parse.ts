@@ -140,7 +140,9 @@ function callToSend(op: OpName, raw: Obj, list: TodoList): string | undefined {
 function statusOp(raw: Obj): OpName | undefined {
   const status = raw.status
   if (typeof status !== "string") return undefined
-  const word = clean(status).toLowerCase()
+  const word = clean(status)
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_")
   return Object.hasOwn(STATUS_OPS, word) ? STATUS_OPS[word] : undefined
 }
 

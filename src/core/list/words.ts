@@ -354,14 +354,13 @@ export const OP_SYNONYMS: Readonly<Record<string, readonly OpName[]>> = {
   work: ["start"],
 }
 
-/** Statuses a model may send as a field (`{task, status: "done"}`), and the op that sets each. */
+/** Statuses a model may send as a field (`{task, status: "done"}`), spaces and dashes read as "_", and the op that sets each. */
 export const STATUS_OPS: Readonly<Record<string, OpName>> = {
   done: "done",
   complete: "done",
   completed: "done",
   finished: "done",
   in_progress: "start",
-  "in progress": "start",
   started: "start",
   active: "start",
   blocked: "block",
