@@ -1,7 +1,8 @@
 // What the host says now about a session's undo and redo, for `agree` in sessions.ts: its revert point, whether
 // it still holds the recorded places that decide, and its message list when those do not. Owns the lookups, how
-// long each may take, and the once-per-session word about a host that is slow to answer. It reads the record and
-// updates only what this process knows of the host (`Tracked.host`); the list and state stay sessions.ts's.
+// long each may take, and when a late answer is said in the log (once per session and lookup, host-facts.ts).
+// It reads the record and updates only what this process knows of the host (`Tracked.host`); the list and
+// state stay sessions.ts's.
 
 import {
   decidingPlace,
@@ -25,6 +26,10 @@ import {
 } from "./host-facts.ts"
 import type { HostPort } from "./host-port.ts"
 import type { Tracked } from "./sessions.ts"
+import { LATE } from "./wait.ts"
+
+/** What the host is asked when it must say whether it still has the places that decide. */
+const HOLDS = "which messages it still has"
 
 // How long each lookup of the host's facts may take (its revert point, whether it still has a message): once
 // per session when this server first loads it, and again only when the record and the events disagree.
@@ -55,24 +60,20 @@ export function hostAgreement(
   host: HostPort,
   store: Store,
   limits: Limits,
+  slowHost: (session: string, what: string, ms: number) => void,
 ): (s: Tracked, how: AgreeHow) => Promise<Agreement | undefined> {
-  /** Each slow answer of the host is said once per session and kind, with what the list did meanwhile. */
-  const slowSaid = new Set<string>()
-  function slow(s: Tracked, what: string): void {
-    const said = `${s.id} ${what}`
-    if (slowSaid.has(said)) return
-    slowSaid.add(said)
-    host.log(
-      "warn",
-      `The host did not say ${what} within ${FACTS_WAIT_MS / 1000} s; the todo list of session ${JSON.stringify(s.id.slice(0, 40))} was kept as stored until it does.`,
-    )
+  /** The answer, or undefined when the host said nothing: a late one is said once per session and lookup. */
+  function answered<T>(s: Tracked, what: string, answer: T | typeof LATE): T | undefined {
+    if (answer !== LATE) return answer
+    slowHost(s.id, what, FACTS_WAIT_MS)
+    return undefined
   }
 
   return async (s, how) => {
     let revert = how.prompted ? null : s.host.revert
     let looked: Point | null | undefined
     if (revert === undefined || (how.ask && !how.prompted)) {
-      looked = await lookupRevert(host, s.id, FACTS_WAIT_MS)
+      looked = answered(s, "where it is reverted to", await lookupRevert(host, s.id, FACTS_WAIT_MS))
       if (looked !== undefined) revert = s.host.revert = looked
     }
     // A host that does not say where it is reverted to (or a fake one that knows no such session): no change.
@@ -85,8 +86,7 @@ export function hostAgreement(
     if (how.ask)
       for (const place of placesToCheck(history)) {
         if (place === stored && (prompted !== undefined || samePoint(stored, revert))) continue
-        const held = await lookupHolds(host, s.id, place, FACTS_WAIT_MS)
-        if (held === undefined) slow(s, "which messages it still has")
+        const held = answered(s, HOLDS, await lookupHolds(host, s.id, place, FACTS_WAIT_MS))
         answers.set(placeKey(place), held)
       }
     // The host's revert point differs from the record's: whether it still holds the record's decides between a
@@ -94,7 +94,7 @@ export function hostAgreement(
     // does not say leaves what this process saw to decide, as before the lookup.
     const deciding = prompted === undefined ? decidingPlace(history, revert) : undefined
     if (deciding !== undefined && !answers.has(placeKey(deciding)) && !removedHere(s.host, deciding)) {
-      const held = await lookupHolds(host, s.id, deciding, FACTS_WAIT_MS)
+      const held = answered(s, HOLDS, await lookupHolds(host, s.id, deciding, FACTS_WAIT_MS))
       if (held !== undefined) answers.set(placeKey(deciding), held)
     }
     let facts = factsFrom(s.host, revert, answers, {
@@ -104,9 +104,8 @@ export function hostAgreement(
     let effect = inEffect(history, facts, limits)
     if (effect.unsure && how.ask) {
       // The newest recorded change is gone: the host's message list says where the cut is.
-      const messages = await lookupMessageIds(host, s.id, FACTS_WAIT_MS)
-      if (messages === undefined) slow(s, "which messages it still has")
-      else {
+      const messages = answered(s, HOLDS, await lookupMessageIds(host, s.id, FACTS_WAIT_MS))
+      if (messages !== undefined) {
         facts = factsFrom(s.host, revert, answers, { ask: true, messages, ...(prompted ? { prompted } : {}) })
         effect = inEffect(history, facts, limits)
       }

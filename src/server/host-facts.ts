@@ -1,13 +1,16 @@
 // What this server knows of the host's facts about one session, the input of the list in effect
 // (core/history/effect.ts): the revert point as the host last reported it here, the messages this process saw
 // the host remove, and the bounded lookups that fill a gap (a server that just started, a record another
-// process wrote). Never throws: a lookup that fails or does not answer in time is "not known".
+// process wrote), and the once-per-session word that the host is slow. Never throws: a lookup that fails or
+// does not answer in time is "not known" (LATE says which).
 
 import type { HostFacts } from "../core/history/effect.ts"
 import type { Point } from "../core/history/history.ts"
+import { preview } from "../core/list/words.ts"
 import { hostRevert } from "../core/view/tui-protocol.ts"
 import type { HostPort } from "./host-port.ts"
-import { withinMs } from "./wait.ts"
+import type { Log } from "./output.ts"
+import { answerWithin, LATE } from "./wait.ts"
 
 /** How many removed messages and parts a session remembers: a commit removes one turn or a few. */
 export const REMOVED_KEPT = 256
@@ -40,14 +43,18 @@ export function removedHere(facts: KnownFacts, point: Point): boolean {
   )
 }
 
-/** The session's revert point now, from the host (null: not reverted); undefined when it did not answer. */
+/**
+ * The session's revert point now, from the host (null: not reverted); undefined when its answer does not say,
+ * LATE when it did not answer within `ms`.
+ */
 export async function lookupRevert(
   host: HostPort,
   id: string,
   ms: number,
-): Promise<Point | null | undefined> {
+): Promise<Point | null | undefined | typeof LATE> {
   try {
-    const data = await withinMs(host.sessionInfo(id), ms)
+    const data = await answerWithin(host.sessionInfo(id), ms)
+    if (data === LATE) return LATE
     if (data === undefined || data.id !== id) return undefined
     return hostRevert(data) ?? null
   } catch {
@@ -55,30 +62,48 @@ export async function lookupRevert(
   }
 }
 
-/** Whether the host still has this message (and part); undefined when it did not say for sure. */
+/** Whether the host still has this message (and part); undefined when it did not say for sure, LATE when slow. */
 export async function lookupHolds(
   host: HostPort,
   id: string,
   point: Point,
   ms: number,
-): Promise<boolean | undefined> {
+): Promise<boolean | undefined | typeof LATE> {
   try {
-    return await withinMs(host.holds(id, point), ms)
+    return await answerWithin(host.holds(id, point), ms)
   } catch {
     return undefined
   }
 }
 
-/** The ids of every message the host has for the session; undefined when it did not answer. */
+/** The ids of every message the host has for the session; undefined when it did not say, LATE when slow. */
 export async function lookupMessageIds(
   host: HostPort,
   id: string,
   ms: number,
-): Promise<Set<string> | undefined> {
+): Promise<Set<string> | undefined | typeof LATE> {
   try {
-    return await withinMs(host.messageIds(id), ms)
+    return await answerWithin(host.messageIds(id), ms)
   } catch {
     return undefined
+  }
+}
+
+/**
+ * Says once per session and lookup (`what` the host was asked) that the host did not answer within `ms`, so
+ * the session's list follows what this server heard from the host's events meanwhile. The session id is
+ * data from outside: cut and quoted.
+ */
+export function slowHostWord(log: Log): (session: string, what: string, ms: number) => void {
+  const said = new Set<string>()
+  return (session, what, ms) => {
+    const key = `${session}\n${what}`
+    if (said.has(key)) return
+    said.add(key)
+    log(
+      "warn",
+      `The host did not say ${what} within ${ms / 1000} s, so the todo list of session ${JSON.stringify(preview(session, 40))} follows what this server heard from its events until it does.`,
+    )
   }
 }
 

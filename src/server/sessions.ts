@@ -30,10 +30,10 @@ import type { Computed, Store, Updated } from "../store/store.ts"
 import type { AgentRulesSource } from "./agent-rules.ts"
 import { type AgreeHow, type Agreement, hostAgreement } from "./host-agreement.ts"
 import { decodeSessionInfo } from "./host-events.ts"
-import { type KnownFacts, newFacts } from "./host-facts.ts"
+import { type KnownFacts, newFacts, slowHostWord } from "./host-facts.ts"
 import type { HostPort } from "./host-port.ts"
 import type { FindOrigin } from "./origin.ts"
-import { withinMs } from "./wait.ts"
+import { answerWithin, LATE } from "./wait.ts"
 
 // How long the one lookup of a session's parent may hold up a hook; a host that has not answered by then
 // leaves the session counted as a top-level one (events normally carry the parent, so this is rare).
@@ -129,7 +129,8 @@ export function trackSessions(deps: {
   const { log } = host
   const limits = limitsOf(config)
   const sessions = new Map<string, Held>()
-  const agreeWithHost = hostAgreement(host, store, limits)
+  const slowHost = slowHostWord(host.log)
+  const agreeWithHost = hostAgreement(host, store, limits, slowHost)
 
   function get(id: string): Held {
     let s = sessions.get(id)
@@ -334,7 +335,9 @@ export function trackSessions(deps: {
     if (!parentUnknown(s.state.facts)) return
     let data: Record<string, unknown> | undefined
     try {
-      data = await withinMs(host.sessionInfo(s.id), PARENT_WAIT_MS)
+      const answer = await answerWithin(host.sessionInfo(s.id), PARENT_WAIT_MS)
+      if (answer === LATE) slowHost(s.id, "what the session is", PARENT_WAIT_MS)
+      data = answer === LATE ? undefined : answer
     } catch {
       data = undefined
     }
@@ -351,8 +354,9 @@ export function trackSessions(deps: {
     const known = editAnchor(s.state.facts.rewind)
     if (known !== undefined) return known
     try {
-      const id = await withinMs(host.newestMessage(s.id), NEWEST_WAIT_MS)
-      if (id !== undefined) await step(s, { type: "message.seen", messageID: id })
+      const id = await answerWithin(host.newestMessage(s.id), NEWEST_WAIT_MS)
+      if (id === LATE) slowHost(s.id, "which message is its newest", NEWEST_WAIT_MS)
+      else if (id !== undefined) await step(s, { type: "message.seen", messageID: id })
     } catch {
       // No answer: the edit is anchored at the newest recorded change.
     }

@@ -6,6 +6,7 @@
 // and each server is sent only the events of its own process.
 import { describe, expect, it } from "vitest"
 import { DEFAULT_LIMITS, type TodoList } from "../../src/core/list/types.ts"
+import { slowHostWord } from "../../src/server/host-facts.ts"
 import { runUserOps } from "../../src/shared/user-edits.ts"
 import { type FakeHost, fakeHosts } from "../fixtures/host.ts"
 import { HostConversation } from "../fixtures/host-conversation.ts"
@@ -136,5 +137,35 @@ describe("a /todo command's edit settles on its own message, whatever events a s
     const parts = await h.commandParts(S, "done A")
     await host.prompt(h, "", undefined, false, parts)
     expect(await stored(h)).toEqual(["A:completed", "B:abandoned", "C:in_progress"])
+  })
+})
+
+describe("a host slow to answer", () => {
+  it("the server keeps what the events told it, and says so once per session and lookup, not per hook", async () => {
+    const { h, host } = await started()
+    const turns = await planDoneDone(host, h)
+    await host.undo(h, turns[2]!)
+    // A second window whose host answers each session lookup only after the server stopped waiting.
+    const late = await startHost({ sharing: h, slowMs: 1_100 })
+    expect(await late.command(S, "")).toMatch(/\[x\] "A"[\s\S]*\[>\] "B"[\s\S]*\[ \] "C"/)
+    // Another undo in the first window: the record changed, so the late server asks again, and waits again.
+    await host.undo(h, turns[1]!)
+    expect(await late.command(S, "")).toMatch(/\[>\] "A"[\s\S]*\[ \] "B"/)
+    expect(late.logs).toEqual([
+      'warn: The host did not say where it is reverted to within 1 s, so the todo list of session "ses_facts" follows what this server heard from its events until it does.',
+      'warn: The host did not say which message is its newest within 1 s, so the todo list of session "ses_facts" follows what this server heard from its events until it does.',
+    ])
+  })
+
+  it("the session id in the warning is cut and quoted", () => {
+    const logs: string[] = []
+    const say = slowHostWord((level, message) => logs.push(`${level}: ${message}`))
+    const hostile = `ses_"\u001b[2J${"x".repeat(80)}`
+    say(hostile, "where it is reverted to", 1000)
+    say(hostile, "where it is reverted to", 1000)
+    expect(logs).toHaveLength(1)
+    expect(logs[0]).not.toContain("\u001b")
+    // Quoted as JSON, the control character spelled out, cut with an ellipsis.
+    expect(logs[0]).toMatch(/of session "ses_\\"\\\\u001b\[2Jx+…" follows/)
   })
 })
