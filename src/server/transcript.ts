@@ -15,13 +15,17 @@ function message(raw: unknown): TranscriptMessage | undefined {
   const time = isRecord(info.time) ? info.time : {}
   const parts = Array.isArray(raw.parts) ? raw.parts : []
   const calls: string[] = []
+  const callParts: (string | undefined)[] = []
   const lists: PartList[] = []
   for (const part of parts) {
     const callID =
       isRecord(part) && part.type === "tool" && part.tool === TODO_TOOL && typeof part.callID === "string"
         ? part.callID
         : undefined
-    if (callID !== undefined) calls.push(callID)
+    if (callID !== undefined) {
+      calls.push(callID)
+      callParts.push(isRecord(part) && typeof part.id === "string" ? part.id : undefined)
+    }
     const carried = partCarriedList(part)
     if (carried !== undefined) lists.push(callID === undefined ? carried : { ...carried, callID })
   }
@@ -30,6 +34,7 @@ function message(raw: unknown): TranscriptMessage | undefined {
     role: typeof info.role === "string" ? info.role : "unknown",
     created: typeof time.created === "number" ? time.created : undefined,
     calls,
+    parts: callParts,
     lists,
   }
 }

@@ -150,13 +150,31 @@ export function sourceStateAt(
   if (at.warning !== undefined || base.warning !== undefined) return undefined
   const reached: Reached[] = []
   for (let i = 0; i < copied; i++) {
+    const copy = fork[i]!
+    const calls = copy.calls
+    // Each copied call at its own part, with the list the source had after it (before its next call's part),
+    // so an undo in the fork to a later part of a copied message keeps the calls before that part.
+    for (let j = 0; j < calls.length - 1; j++) {
+      const next = source[i]!.parts?.[j + 1]
+      if (next === undefined) continue
+      const after = listAt(history, { message: source[i]!.id, part: next })
+      if (after.warning !== undefined) return undefined
+      const part = copy.parts?.[j]
+      reached.push({
+        message: copy.id,
+        callID: calls[j]!,
+        ...(part === undefined ? {} : { part }),
+        list: after.list,
+      })
+    }
     const after = before(i + 1)
     if (after.warning !== undefined) return undefined
-    const callID = fork[i]!.calls.at(-1)
+    const callID = calls.at(-1)
+    const part = copy.parts?.[calls.length - 1]
     reached.push(
       callID === undefined
-        ? { message: fork[i]!.id, list: after.list }
-        : { message: fork[i]!.id, callID, list: after.list },
+        ? { message: copy.id, list: after.list }
+        : { message: copy.id, callID, ...(part === undefined ? {} : { part }), list: after.list },
     )
   }
   const calls = copiedCalls(fork, copied)

@@ -35,6 +35,8 @@ export interface TranscriptMessage {
   readonly created: number | undefined
   /** The call ids of its `todo` tool parts, in order. */
   readonly calls: readonly string[]
+  /** The ids of those parts, in the same order, where the host gave them (a fork's copies have new ones). */
+  readonly parts?: readonly (string | undefined)[]
   /** The lists its parts carry, in part order. */
   readonly lists: readonly PartList[]
 }
@@ -84,6 +86,8 @@ export function readCarried(carried: CarriedList, limits: Limits): Result<TodoLi
 export interface Reached {
   readonly message: string
   readonly callID?: string
+  /** The call's part, when known: an undo to a later part of the same message keeps the call. */
+  readonly part?: string
   readonly list: TodoList
 }
 
@@ -139,7 +143,11 @@ export function historyReaching(base: TodoList, reached: readonly Reached[], fin
     const step =
       r.callID === undefined
         ? recordEdit(h, { after: r.message }, r.list)
-        : recordCall(h, { message: r.message, callID: r.callID }, r.list)
+        : recordCall(
+            h,
+            { message: r.message, callID: r.callID, ...(r.part === undefined ? {} : { part: r.part }) },
+            r.list,
+          )
     h = step.history
   }
   return sameList(currentList(h), final) ? h : recordEdit(h, {}, final).history
