@@ -1,22 +1,29 @@
 // The real server runtime and the TUI's list source against the reference model of the conversation
 // (test/fixtures/history-model.ts): random sessions of todo calls, prompts, user edits, undo (to a message or to
-// a part), redo and prompts that commit an undo, played on the fake V1 host (test/fixtures/host.ts) with two
-// servers on one data folder (two OpenCode windows), each step delivered to one of them only, and a server
+// a part), redo, prompts that commit an undo, and forks, played on the fake V1 host (test/fixtures/host.ts) with
+// two servers on one data folder (two OpenCode windows), each step delivered to one of them only, and a server
 // restarted (a new instance over the same folder) before some steps. A user edit is a /todo command (one verb,
 // typed, through the server's command hook, then the command's own message minted from the parts it left) or a
-// dialog edit (written to the store by the TUI, at the anchor its list source gives, as the real TUI does).
+// dialog edit (written to the store by the TUI, at the anchor its list source gives, as the real TUI does). A
+// fork is a new session the host copies from the current one at one of its messages (or whole), acted in from
+// then on; forks in a row make a chain whose middle forks no server ever meets, so the last one walks back
+// through them to the source with a record.
 // After every step the server that acted, sometimes the other one, and the TUI's list source (reading the same
 // store and the host's facts through the 1.18 binding's facts) must show the model's list: each call and user
-// edit applied at its place, keeping those before the host's revert point, in messages the host still has.
-// Undo goes to a message or to a call's part; a prompt after an undo commits it, with the host's removal events
-// after the prompt's hook (see REMOVALS_FIRST).
-// Not covered here: forks, and a server's own view (the probe is a /todo view through the fake host, which mints
-// no message for it). The run's seed replays it (TEST_SEED); fast-check names the seed of a failure.
+// edit applied at its place, keeping those before the host's revert point, in messages the host still has; a
+// fork starts with its source's list as of the fork point. Undo goes to a message or to a call's part; a prompt
+// after an undo commits it, with the host's removal events after the prompt's hook (see REMOVALS_FIRST).
+// Not covered here: a server's own view (the probe is a /todo view through the fake host, which mints no message
+// for it); forks made while the source is undone; an undo to a part inside a fork's copied message (pickPoint);
+// a dialog edit in a fork no server has met (a known gap: the window's server meets the fork first here); and
+// chains longer than SOURCE_CHAIN_MAX record-less forks, which the server does not walk by design (the one before
+// is met first here). The run's seed replays it (TEST_SEED); fast-check names the seed of a failure.
 
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { DEFAULT_CONFIG, limitsOf } from "../../src/core/config.ts"
 import type { Op, TodoList } from "../../src/core/list/types.ts"
+import { SOURCE_CHAIN_MAX } from "../../src/server/origin.ts"
 import { runUserOps } from "../../src/shared/user-edits.ts"
 import { createListSource } from "../../src/tui/list-source.ts"
 import { v1Facts } from "../../src/tui/v1/list-facts.ts"
@@ -159,6 +166,8 @@ async function runSession(actions: readonly Action[], delivery: Delivery): Promi
   let conversation = new HostConversation(first, S)
   const conversations = new Map([[S, conversation]])
   const tui = tuiSource(conversations, first)
+  /** Forks in a row that no server has met yet. */
+  let unmet = 0
   const pick = <T>(xs: readonly T[], i: number) => xs[i % xs.length]!
   for (const [i, step] of steps.entries()) {
     const which = pick(delivery.to, i)
@@ -176,6 +185,10 @@ async function runSession(actions: readonly Action[], delivery: Delivery): Promi
           if (step.action.kind === "command")
             command = await h.commandParts(conversation.session, typed(happened.ops))
           else {
+            // A dialog edit in a fork no server has met yet writes a record from an empty list, and the fork
+            // then never starts from its source (a known gap, host-facts.test.ts): the window's server meets it first.
+            if ((await first.store.stamp(conversation.session)) === undefined)
+              await serverList(h, conversation.session)
             const at = tui.anchorOf(conversation.session)
             await runUserOps(first.store, conversation.session, happened.ops, LIMITS, "record", at)
           }
@@ -196,6 +209,10 @@ async function runSession(actions: readonly Action[], delivery: Delivery): Promi
           await conversation.redo(h)
           break
         case "fork": {
+          // The server walks at most SOURCE_CHAIN_MAX forks no server met back to a source with a record: a
+          // longer chain starts from its own conversation, so the one before is met first here.
+          if (unmet === SOURCE_CHAIN_MAX) await serverList(h, conversation.session)
+          unmet = unmet === SOURCE_CHAIN_MAX ? 1 : unmet + 1
           // The host tells the server of the window it was made in; the fork loads at its first hook.
           conversation = conversation.fork(`${S}_f${conversations.size}`, happened.at, happened.copies)
           conversations.set(conversation.session, conversation)
@@ -208,6 +225,7 @@ async function runSession(actions: readonly Action[], delivery: Delivery): Promi
     }
     // A fork is not looked at until it is acted in: a chain of forks leaves the ones before the last unloaded.
     if (step.happened.some((happened) => happened.kind === "fork")) continue
+    unmet = 0
     const session = conversation.session
     const where = `step ${i} (${step.action.kind}, server ${which}, ${session})`
     expect(await serverList(h, session), where).toEqual(step.expected)
@@ -227,12 +245,12 @@ const delivery = fc.record({
 })
 
 const session = fc
-  .tuple(actionsArb(0, 2, 6, { typed: true }), actionsArb(10, 0, 16, { typed: true }))
+  .tuple(actionsArb(0, 2, 6, { typed: true }), actionsArb(10, 0, 16, { typed: true, forks: true }))
   .map(([start, churn]) => [...PLAN, ...start.filter(played), ...churn.filter(played)])
 
 describe("the server runtime and the TUI's list source follow the reference model, across processes and restarts", () => {
   it(
-    "calls, prompts, /todo commands, dialog edits, undo, redo and commits, delivered to two servers with restarts",
+    "calls, prompts, /todo commands, dialog edits, undo, redo, commits and forks, delivered to two servers with restarts",
     async () => {
       await fc.assert(
         fc.asyncProperty(session, delivery, async (actions, d) => {
