@@ -2,9 +2,9 @@
 // redo; two OpenCode servers on one data folder (two windows), undo in one and redo in the other; a prompt that
 // commits an undo another server recorded; a /todo command's edit settling on its own message in a server that
 // missed the undo, or took an undo for pending after another window committed it; a host slow to answer; forks
-// as the host makes them (a chain, an undo inside a copied message). The fake host keeps the conversation and its
-// revert point as the real one does (GET /session/:id, GET /session/:id/message/:messageID), and each server is
-// sent only the events of its own process.
+// as the host makes them (a chain, an undo inside a copied message or a copied /todo command's message). The
+// fake host keeps the conversation and its revert point as the real one does (GET /session/:id, GET
+// /session/:id/message/:messageID), and each server is sent only the events of its own process.
 import { describe, expect, it } from "vitest"
 import { DEFAULT_LIMITS, type TodoList } from "../../src/core/list/types.ts"
 import { slowHostWord } from "../../src/server/host-facts.ts"
@@ -206,6 +206,35 @@ describe("forks as the host makes them", () => {
       "A:in_progress",
       "B:pending",
       "C:pending",
+    ])
+  })
+
+  // Found by host-model.property.test.ts (seed 1065991096, forks): a /todo command's edit settles at the start
+  // of its message; a fork copying that message knew only its calls, so an undo in the fork to a call's part in
+  // the copy took the command's edit back too.
+  it("an undo in a fork to a call's part in a copied /todo command message keeps the command's edit", async () => {
+    const { h, host } = await started()
+    const plan = await host.prompt(h, "Plan", "msg_000001")
+    await host.call(h, PLAN, { message: plan, part: "prt_000002" })
+    const parts = await h.commandParts(S, "drop C")
+    const command = await host.prompt(h, "", "msg_000003", false, parts)
+    await host.call(h, { op: "done", task: "A" }, { message: command, part: "prt_000004" })
+    const fork = host.fork(
+      "ses_fork",
+      undefined,
+      new Map([
+        ["msg_000001", "msg_000005"],
+        ["prt_000002", "prt_000006"],
+        ["msg_000003", "msg_000007"],
+        ["prt_000004", "prt_000008"],
+      ]),
+    )
+    expect(await h.command(fork.session, "")).toMatch(/\[x\] "A"/)
+    await fork.undo(h, "msg_000007", "prt_000008")
+    expect(statuses((await h.store.read(fork.session)).list)).toEqual([
+      "A:in_progress",
+      "B:pending",
+      "C:abandoned",
     ])
   })
 

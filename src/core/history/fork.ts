@@ -152,8 +152,15 @@ export function sourceStateAt(
   for (let i = 0; i < copied; i++) {
     const copy = fork[i]!
     const calls = copy.calls
-    // Each copied call at its own part, with the list the source had after it (before its next call's part),
-    // so an undo in the fork to a later part of a copied message keeps the calls before that part.
+    // What the source had at the start of the message, before its first call (a /todo command's edit settles
+    // there), then each copied call at its own part with the list the source had after it (before its next
+    // call's part): an undo in the fork to a part of a copied message keeps what came before that part.
+    const first = source[i]!.parts?.[0]
+    if (i > 0 && first !== undefined) {
+      const start = listAt(history, { message: source[i]!.id, part: first })
+      if (start.warning !== undefined) return undefined
+      reached.push({ message: copy.id, start: true, list: start.list })
+    }
     for (let j = 0; j < calls.length - 1; j++) {
       const next = source[i]!.parts?.[j + 1]
       if (next === undefined) continue

@@ -19,8 +19,8 @@ import { describeValue, parseSnapshot } from "../list/parse.ts"
 import { fail, isRecord, ok, type Result } from "../list/result.ts"
 import type { Limits, TodoList } from "../list/types.ts"
 import { hostileText, quotePreview } from "../list/words.ts"
-import { currentList, historyFrom, type ListHistory, sameList } from "./history.ts"
-import { recordCall, recordEdit } from "./placement.ts"
+import { currentList, historyFrom, type ListHistory, listFingerprint, sameList } from "./history.ts"
+import { recordCall, recordEdit, settleEdit } from "./placement.ts"
 
 /** A list a part carries, and the call id of the todo call whose result it is (none for a /todo reply). */
 export interface PartList extends CarriedList {
@@ -88,6 +88,8 @@ export interface Reached {
   readonly callID?: string
   /** The call's part, when known: an undo to a later part of the same message keeps the call. */
   readonly part?: string
+  /** The list at the start of `message`, before its parts (a /todo command's edit settles there). */
+  readonly start?: true
   readonly list: TodoList
 }
 
@@ -140,6 +142,11 @@ export function historyReaching(base: TodoList, reached: readonly Reached[], fin
   let h = historyFrom(base)
   for (const r of reached) {
     if (sameList(currentList(h), r.list)) continue
+    if (r.start) {
+      // Recorded at the newest change, then settled at the start of its message, as a command's edit is.
+      h = settleEdit(recordEdit(h, {}, r.list).history, r.message, listFingerprint(r.list)).history
+      continue
+    }
     const step =
       r.callID === undefined
         ? recordEdit(h, { after: r.message }, r.list)
