@@ -167,15 +167,17 @@ describe("explicit ops", () => {
     expect(err({ task: "A", items: [], list: [] }, EMPTY)).toMatch(/^No "op" given\. Give "op"/)
   })
 
-  it("reads a reason on block and drop only", () => {
-    expect(op({ op: "drop", task: "A", reason: "obsolete" })).toEqual({
-      op: "drop",
+  it("reads a reason on every op on a target but rename", () => {
+    for (const name of ["drop", "block", "unblock", "done", "start", "rm"] as const)
+      expect(op({ op: name, task: "A", reason: "obsolete" }), name).toEqual({
+        op: name,
+        target: { kind: "task", text: "A" },
+        reason: "obsolete",
+      })
+    expect(op({ op: "rename", task: "A", to: "B", reason: "obsolete" })).toEqual({
+      op: "rename",
       target: { kind: "task", text: "A" },
-      reason: "obsolete",
-    })
-    expect(op({ op: "done", task: "A", reason: "obsolete" })).toEqual({
-      op: "done",
-      target: { kind: "task", text: "A" },
+      to: "B",
     })
   })
 

@@ -52,7 +52,11 @@ const TASK_TABLE: Record<"start" | "done" | "drop" | "block" | "unblock", Record
     in_progress: { unchanged: true },
     completed: { to: "in_progress", change: status("completed", "in_progress") },
     abandoned: { to: "in_progress", change: status("abandoned", "in_progress") },
-    blocked: { to: "in_progress", change: status("blocked", "in_progress", "waits") },
+    // The blocker the task had is said apart from a reason the start itself gives.
+    blocked: {
+      to: "in_progress",
+      change: { kind: "status", task: "Target", from: "blocked", to: "in_progress", wasBlockedFor: "waits" },
+    },
   },
   done: {
     pending: { to: "completed", change: status("pending", "completed") },

@@ -270,3 +270,138 @@ describe("init over open work", () => {
     expect(text.split("\n")[0]).toBe("Replaced a list of 2 phases, 3 tasks (0/3 done).")
   })
 })
+
+describe("a reason sent to an op that keeps none", () => {
+  const listed: TodoList = deepFreeze([
+    phase("P", t("A", "in_progress"), t("B"), t("C", "blocked", "waiting on spec")),
+    phase("Q", t("D")),
+  ])
+
+  it("done: shown in the result, kept in the change, not stored", () => {
+    const { text, result } = run(listed, { op: "done", task: "A", reason: "tests pass" })
+    expect(text.split("\n")[0]).toBe('Done "A" ("tests pass"). Started "B".')
+    expect(result.ok && result.changes[0]).toMatchObject({
+      kind: "status",
+      to: "completed",
+      reason: "tests pass",
+    })
+    expect(result.ok && result.list[0]!.tasks[0]).toEqual(t("A", "completed"))
+    expect(run(listed, { op: "done", phase: "Q", reason: "shipped" }).text.split("\n")[0]).toBe(
+      'Done "D" ("shipped").',
+    )
+  })
+
+  it("done on a task already done: the reason is still said", () => {
+    const closed: TodoList = [phase("P", t("A", "completed"), t("B", "in_progress"))]
+    expect(run(closed, { op: "done", task: "A", reason: "merged" }).text.split("\n")[0]).toBe(
+      '"A" is already done ("merged").',
+    )
+  })
+
+  it("start: shown beside what the task was", () => {
+    expect(run(listed, { op: "start", task: "B", reason: "A needs it" }).text.split("\n")[0]).toBe(
+      'Started "B" ("A needs it"); "A" moved back to pending.',
+    )
+    expect(run(listed, { op: "start", task: "C", reason: "spec arrived" }).text.split("\n")[0]).toBe(
+      'Started "C" (was blocked: "waiting on spec"; "spec arrived"); "A" moved back to pending.',
+    )
+  })
+
+  it("rm: shown with what was removed", () => {
+    expect(run(listed, { op: "rm", task: "B", reason: "added by mistake" }).text.split("\n")[0]).toBe(
+      'Removed "B" ("added by mistake").',
+    )
+    expect(run(listed, { op: "rm", phase: "Q", reason: "out of scope" }).text.split("\n")[0]).toBe(
+      'Removed phase "Q" (1 task; "out of scope").',
+    )
+  })
+
+  it("is carried in the call shown instead of a mistyped op", () => {
+    expect(shownCalls(error(listed, { op: "complete", task: "A", reason: "tests pass" }))).toEqual([
+      { op: "done", task: "A", reason: "tests pass" },
+    ])
+  })
+})
+
+describe("a stray field beside a call that succeeds", () => {
+  it("the call runs, and the result names the fields it did not use", () => {
+    const { text, result } = run(LIST, { op: "done", task: "Check input", status: "done" })
+    expect(result.ok).toBe(true)
+    expect(text.split("\n")[0]).toBe(
+      'Done "Check input". Started "Check output". Not used: "status" (a status is set by its op).',
+    )
+    expect(run(LIST, { op: "done", task: "Check input", priority: 2 }).text.split("\n")[0]).toBe(
+      'Done "Check input". Started "Check output". Not used: "priority" (unrecognized).',
+    )
+    expect(run(LIST, { op: "done", task: "Check input", to: "x", items: ["y"] }).text.split("\n")[0]).toBe(
+      'Done "Check input". Started "Check output". Not used: "to", "items" (not fields of done).',
+    )
+  })
+
+  it("in a batch, names the op; beside ops, the call", () => {
+    const { text } = run(LIST, {
+      ops: [
+        { op: "done", task: "Check input" },
+        { op: "rename", task: "Release", to: "Tag", reason: "clearer" },
+      ],
+      note: "x",
+    })
+    expect(text.split("\n")[0]).toMatch(
+      / Not used: "note" \(unrecognized\)\. Not used in op 2 \(rename\): "reason" \(not a field of rename\)\.$/,
+    )
+  })
+
+  it("says nothing more on a call without one, schema filler included", () => {
+    for (const raw of [
+      { op: "done", task: "Check input" },
+      { op: "done", task: "Check input", phase: null, items: [], to: "", reason: "" },
+      { op: "view" },
+      { op: "init", list: [{ phase: "P", items: ["a"] }] },
+    ])
+      expect(run(LIST, raw).text, JSON.stringify(raw)).not.toMatch(/Not used/)
+  })
+
+  it("init with a list does not read phase", () => {
+    expect(run(LIST, { op: "init", list: [{ phase: "P", items: ["a"] }], phase: "Q" }).text).toMatch(
+      / Not used: "phase" \(not a field of init with "list"\)\./,
+    )
+  })
+})
+
+describe("init over settled tasks", () => {
+  const settled: TodoList = deepFreeze([
+    phase("P", t("A", "completed"), t("B", "blocked", "token"), t("C", "abandoned"), t("D", "in_progress")),
+  ])
+
+  it("names the tasks it brings back as pending, and the call that settles them again", () => {
+    const { text } = run(settled, { op: "init", list: [{ phase: "New", items: ["A", "B", "D", "E"] }] })
+    const line = text.split("\n")[0]!
+    expect(line).toMatch(
+      /Reopened by init: "A" \(was done\), "B" \(was blocked: "token"\); if they still are, send /,
+    )
+    const [call] = shownCalls(line)
+    expect(call).toEqual({
+      ops: [
+        { op: "done", task: "A" },
+        { op: "block", task: "B", reason: "token" },
+      ],
+    })
+    const restored = applied(
+      applied(settled, { op: "init", list: [{ phase: "New", items: ["A", "B", "D", "E"] }] }),
+      call,
+    )
+    expect(restored[0]!.tasks.slice(0, 2)).toEqual([t("A", "completed"), t("B", "blocked", "token")])
+  })
+
+  it("one task: the single op", () => {
+    const { text } = run(settled, { op: "init", list: [{ phase: "New", items: ["C", "D"] }] })
+    expect(shownCalls(text)).toEqual([{ op: "drop", task: "C" }])
+    expect(text).toMatch(/Reopened by init: "C" \(was dropped\); if it still is, send /)
+  })
+
+  it("says nothing more when no settled task comes back", () => {
+    expect(run(settled, { op: "init", list: [{ phase: "New", items: ["D", "E"] }] }).text).not.toMatch(
+      /Reopened by init/,
+    )
+  })
+})

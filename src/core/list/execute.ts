@@ -1,7 +1,15 @@
 // Runs one tool call against a list: parse, apply each op in order, then normalize once, all-or-nothing.
 // The single entry point the tool and the /todo command use to change a list.
 
-import { batchError, opNameOf, parseOp, splitCall } from "./parse.ts"
+import {
+  batchError,
+  opNameOf,
+  parseOp,
+  splitCall,
+  type UnusedFields,
+  unusedBesideOps,
+  unusedFields,
+} from "./parse.ts"
 import { applyOp, normalize } from "./reducers.ts"
 import type { Result } from "./result.ts"
 import type { Change, Limits, Op, OpName, TodoList } from "./types.ts"
@@ -15,6 +23,8 @@ export interface ExecuteSuccess {
   readonly changes: Change[]
   /** The ops as parsed and applied. */
   readonly ops: Op[]
+  /** Fields the call sent that no op read, the call's own first; absent when there are none. */
+  readonly unused?: readonly UnusedFields[]
 }
 
 export interface ExecuteFailure {
@@ -73,10 +83,16 @@ export function execute(list: TodoList, rawArgs: unknown, limits: Limits = DEFAU
   const split = splitCall(rawArgs, limits)
   if (!split.ok) return { ok: false, list, error: split.error }
   const { batch, raws } = split.value
-  return run(list, raws.length, batch, limits, (i, current) => {
+  const beside = batch ? unusedBesideOps(rawArgs) : undefined
+  const unused: UnusedFields[] = beside === undefined ? [] : [beside]
+  const result = run(list, raws.length, batch, limits, (i, current) => {
     const parsed = parseOp(raws[i], current, limits)
-    return parsed.ok ? parsed : { ...parsed, name: opNameOf(raws[i], current) }
+    if (!parsed.ok) return { ...parsed, name: opNameOf(raws[i], current) }
+    const stray = unusedFields(raws[i], parsed.value, batch ? i : undefined)
+    if (stray !== undefined) unused.push(stray)
+    return parsed
   })
+  return result.ok && unused.length > 0 ? { ...result, unused } : result
 }
 
 /** Executes ops that are already typed (the /todo command builds its own). More than one op is a batch. */

@@ -23,6 +23,7 @@ import {
   nearestWord,
   neutralize,
   OP_SYNONYMS,
+  quoteKeys,
   quotePreview,
   STATUS_OPS,
   tooManyOpsText,
@@ -106,12 +107,12 @@ function isOpName(name: string): name is OpName {
 /** The fields each op reads; a call shown as the one to send carries only these. */
 const FIELDS_OF: Readonly<Record<OpName, readonly string[]>> = {
   init: ["list", "phase", "items"],
-  start: ["task", "phase"],
-  done: ["task", "phase"],
+  start: ["task", "phase", "reason"],
+  done: ["task", "phase", "reason"],
   drop: ["task", "phase", "reason"],
   block: ["task", "phase", "reason"],
   unblock: ["task", "phase", "reason"],
-  rm: ["task", "phase"],
+  rm: ["task", "phase", "reason"],
   append: ["phase", "after", "items"],
   rename: ["task", "phase", "to"],
   view: [],
@@ -273,15 +274,6 @@ function parseTarget(raw: Obj): Result<Target | undefined> {
   return ok(undefined)
 }
 
-/** Quotes unknown keys for an error: at most 5, each shortened, so a hostile call cannot flood the reply. */
-function quoteKeys(keys: readonly string[]): string {
-  const shown = keys
-    .slice(0, 5)
-    .map((k) => `${quotePreview(k, 30)}`)
-    .join(", ")
-  return keys.length > 5 ? `${shown} and ${keys.length - 5} more` : shown
-}
-
 function unrecognized(raw: Obj): string {
   const extra = unknownKeys(raw)
   return extra.length === 0 ? "" : ` Unrecognized: ${quoteKeys(extra)}.`
@@ -356,7 +348,14 @@ function parseAppend(raw: Obj, list: TodoList, limits: Limits): Result<Op> {
   )
 }
 
-const REASON_NAMES = { block: "Blocker reason", drop: "Drop reason", unblock: "Unblock reason" } as const
+const REASON_NAMES = {
+  block: "Blocker reason",
+  drop: "Drop reason",
+  unblock: "Unblock reason",
+  done: "Done reason",
+  start: "Start reason",
+  rm: "Removal reason",
+} as const
 
 function parseReason(raw: Obj, what: string, limits: Limits): Result<string | undefined> {
   const reason = optionalString(raw, "reason", "a one-line reason (a string)")
@@ -379,6 +378,15 @@ function parseRename(raw: Obj, target: Target | undefined, limits: Limits): Resu
   if (bad) return fail(bad)
   if (target.kind === "all") return fail('rename needs "task" or "phase".')
   return ok({ op: "rename", target, to: to.value })
+}
+
+/** An op on a target with the reason the call gave, if any (every such op reads one; see types.ts Op). */
+function withReason(raw: Obj, op: keyof typeof REASON_NAMES, target: Target, limits: Limits): Result<Op> {
+  const reason = parseReason(raw, REASON_NAMES[op], limits)
+  if (!reason.ok) return reason
+  const why = reason.value === undefined ? {} : { reason: reason.value }
+  if (op !== "start") return ok({ op, target, ...why })
+  return target.kind === "task" ? ok({ op, target, ...why }) : fail('start takes a "task".')
 }
 
 /**
@@ -411,11 +419,11 @@ export function parseOp(raw: unknown, list: TodoList, limits: Limits = DEFAULT_L
         return fail(`start needs "task": the exact text of the task to start.${unrecognized(raw)}`)
       if (t.kind !== "task")
         return fail('start takes a "task", not a "phase"; give the exact text of the task to start.')
-      return ok({ op, target: t })
+      return withReason(raw, op, t, limits)
     case "rename":
       return parseRename(raw, t, limits)
     case "rm": {
-      if (t !== undefined) return ok({ op, target: t })
+      if (t !== undefined) return withReason(raw, op, t, limits)
       // rm with no target clears everything, so anything that looks like a meant target must stop it.
       for (const key of ["task", "phase"] as const)
         if (typeof raw[key] === "string")
@@ -433,12 +441,54 @@ export function parseOp(raw: unknown, list: TodoList, limits: Limits = DEFAULT_L
     default: {
       if (t === undefined)
         return fail(`${op} needs "task" (the exact task text) or "phase" (a phase name).${unrecognized(raw)}`)
-      if (op !== "block" && op !== "drop" && op !== "unblock") return ok({ op, target: t })
-      const reason = parseReason(raw, REASON_NAMES[op], limits)
-      if (!reason.ok) return reason
-      return ok(reason.value === undefined ? { op, target: t } : { op, target: t, reason: reason.value })
+      return withReason(raw, op, t, limits)
     }
   }
+}
+
+// ---- fields a call sent that nothing read -----------------------------------------------------------
+
+/** Why a field went unused: no op has it, it is a status (set by its op), or the op it came with does not read it. */
+export type UnusedWhy = "unrecognized" | "status" | "unread"
+
+export interface UnusedField {
+  readonly key: string
+  readonly why: UnusedWhy
+}
+
+/** The fields of one op, or of the call beside its "ops", that nothing read; a successful call says them. */
+export interface UnusedFields {
+  /** 0-based index of the op in a batch; absent for a single op and for the call beside its "ops". */
+  readonly at?: number
+  /** What the op is, as the result names it ("done", `init with "list"`); absent beside "ops". */
+  readonly op?: string
+  readonly fields: readonly UnusedField[]
+}
+
+function classify(key: string): UnusedField {
+  return { key, why: key === "status" ? "status" : KNOWN.has(key) ? "unread" : "unrecognized" }
+}
+
+/**
+ * The fields of `raw` that `op`, parsed from it, does not read; undefined when there are none. Schema filler
+ * (null, "", []) is no field (see present), so a normal call has none.
+ */
+export function unusedFields(raw: unknown, op: Op, at?: number): UnusedFields | undefined {
+  if (!isRecord(raw)) return undefined
+  const withList = op.op === "init" && present(raw.list)
+  const read: readonly string[] = withList ? ["list"] : FIELDS_OF[op.op]
+  const keys = Object.keys(raw).filter((key) => key !== "op" && present(raw[key]) && !read.includes(key))
+  if (keys.length === 0) return undefined
+  const fields = keys.map(classify)
+  const name = withList ? 'init with "list"' : op.op
+  return at === undefined ? { op: name, fields } : { at, op: name, fields }
+}
+
+/** The fields beside a batch's "ops" that nothing read (a known field there is an error: see splitCall). */
+export function unusedBesideOps(raw: unknown): UnusedFields | undefined {
+  if (!isRecord(raw)) return undefined
+  const keys = unknownKeys(raw)
+  return keys.length === 0 ? undefined : { fields: keys.map(classify) }
 }
 
 /** "op 3 (done) failed: …": how a batch names the op that stopped it (1-based, as a reader counts). */

@@ -141,6 +141,7 @@ interface Move {
   readonly to: TaskStatus
   readonly blocker?: string
   readonly reason?: string
+  readonly wasBlockedFor?: string
   readonly auto?: "promoted" | "demoted"
 }
 
@@ -165,6 +166,7 @@ function move(list: TodoList, moves: readonly Move[]): Applied {
       to: m.to,
       ...(m.auto ? { auto: m.auto } : {}),
       ...(m.reason !== undefined ? { reason: m.reason } : {}),
+      ...(m.wasBlockedFor !== undefined ? { wasBlockedFor: m.wasBlockedFor } : {}),
     })
   }
   const next = list.map((phase) =>
@@ -175,8 +177,13 @@ function move(list: TodoList, moves: readonly Move[]): Applied {
   return { list: next, changes }
 }
 
-function unchanged(list: TodoList, task: Task): Applied {
-  return { list, changes: [{ kind: "unchanged", task: task.text, status: task.status }] }
+/** What already held; a reason the op gave is still said (`"A" is already done ("merged").`). */
+function unchanged(list: TodoList, task: Task, reason?: string): Applied {
+  const change: Change =
+    reason === undefined
+      ? { kind: "unchanged", task: task.text, status: task.status }
+      : { kind: "unchanged", task: task.text, status: task.status, reason }
+  return { list, changes: [change] }
 }
 
 /** Reasons are one line; a blank reason is no reason. */
@@ -216,6 +223,16 @@ function init(list: TodoList, specs: readonly PhaseSpec[], limits: Limits): Resu
     .filter((t) => OPEN.has(t.status) && !kept.has(t.text))
   const running = lost.find((t) => t.status === "in_progress")
   const discarded = running ? [running, ...lost.filter((t) => t !== running)] : lost
+  // A task the old list had settled comes back pending: init's items are new tasks, whatever their text.
+  // Keeping the old status by text would hide work a new plan means to redo; saying so costs one op to undo.
+  const settled = [...eachTask(list)]
+    .map((hit) => hit.task)
+    .filter((t) => kept.has(t.text) && (CLOSED.has(t.status) || t.status === "blocked"))
+    .map((t) =>
+      t.blocker === undefined
+        ? { text: t.text, status: t.status }
+        : { text: t.text, status: t.status, reason: t.blocker },
+    )
   const change: Change = {
     kind: "init",
     phases: phases.length,
@@ -223,20 +240,30 @@ function init(list: TodoList, specs: readonly PhaseSpec[], limits: Limits): Resu
     ...(list.length > 0 ? { replaced: counts(list) } : {}),
     ...(discarded.length > 0 ? { discarded: discarded.map((t) => t.text) } : {}),
     ...(running ? { discardedRunning: running.text } : {}),
+    ...(settled.length > 0 ? { settledBefore: settled } : {}),
   }
   return ok({ list: phases, changes: [change] })
 }
 
-function start(list: TodoList, target: ScopedTaskTarget): Result<Applied> {
+function start(
+  list: TodoList,
+  target: ScopedTaskTarget,
+  rawReason: string | undefined,
+  limits: Limits,
+): Result<Applied> {
+  const checked = checkedReason(rawReason, "Start reason", limits)
+  if (!checked.ok) return checked
+  const reason = checked.value
   const hit = resolveTask(list, target)
   if (!hit.ok) return hit
   const task = hit.value.task
-  if (task.status === "in_progress") return ok(unchanged(list, task))
+  if (task.status === "in_progress") return ok(unchanged(list, task, reason))
   const moves: Move[] = [
     {
       task,
       to: "in_progress",
-      ...(task.status === "blocked" && task.blocker !== undefined ? { reason: task.blocker } : {}),
+      ...(reason !== undefined ? { reason } : {}),
+      ...(task.status === "blocked" && task.blocker !== undefined ? { wasBlockedFor: task.blocker } : {}),
     },
   ]
   for (const other of eachTask(list))
@@ -244,16 +271,27 @@ function start(list: TodoList, target: ScopedTaskTarget): Result<Applied> {
   return ok(move(list, moves))
 }
 
-function done(list: TodoList, target: Target): Result<Applied> {
+function done(
+  list: TodoList,
+  target: Target,
+  rawReason: string | undefined,
+  limits: Limits,
+): Result<Applied> {
+  // The reason is reported in the change, as unblock's is; a done task keeps none.
+  const checked = checkedReason(rawReason, "Done reason", limits)
+  if (!checked.ok) return checked
+  const reason = checked.value
   if (target.kind === "task") {
     const hit = resolveTask(list, target)
     if (!hit.ok) return hit
     const task = hit.value.task
-    if (task.status === "completed") return ok(unchanged(list, task))
+    if (task.status === "completed") return ok(unchanged(list, task, reason))
     // An explicit done wins over any status, even dropped: the model says the work happened.
-    return ok(move(list, [{ task, to: "completed" }]))
+    return ok(
+      move(list, [reason === undefined ? { task, to: "completed" } : { task, to: "completed", reason }]),
+    )
   }
-  return closeOpen(list, target)
+  return closeOpen(list, target, reason)
 }
 
 function drop(
@@ -283,13 +321,22 @@ function drop(
 }
 
 /** done on a phase or the whole list: every open task there is completed; closed tasks stay as they are. */
-function closeOpen(list: TodoList, target: Exclude<Target, { kind: "task" }>): Result<Applied> {
+function closeOpen(
+  list: TodoList,
+  target: Exclude<Target, { kind: "task" }>,
+  reason: string | undefined,
+): Result<Applied> {
   const tasks = tasksOf(list, target)
   if (!tasks.ok) return tasks
   return ok(
     move(
       list,
-      tasks.value.filter((task) => OPEN.has(task.status)).map((task) => ({ task, to: "completed" as const })),
+      tasks.value
+        .filter((task) => OPEN.has(task.status))
+        .map(
+          (task): Move =>
+            reason === undefined ? { task, to: "completed" } : { task, to: "completed", reason },
+        ),
     ),
   )
 }
@@ -372,10 +419,14 @@ function unblock(
   return ok(move(list, blocked.map(moveFor)))
 }
 
-function rm(list: TodoList, target: Target): Result<Applied> {
+function rm(list: TodoList, target: Target, rawReason: string | undefined, limits: Limits): Result<Applied> {
+  // Nothing keeps a removed task's reason; the result reports it with what was removed.
+  const checked = checkedReason(rawReason, "Removal reason", limits)
+  if (!checked.ok) return checked
+  const why = checked.value === undefined ? {} : { reason: checked.value }
   if (target.kind === "all") {
     const tasks = [...eachTask(list)].map((hit) => hit.task.text)
-    return ok({ list: [], changes: [{ kind: "removed", tasks, phases: list.map((p) => p.name) }] })
+    return ok({ list: [], changes: [{ kind: "removed", tasks, phases: list.map((p) => p.name), ...why }] })
   }
   if (target.kind === "phase") {
     const index = resolvePhase(list, target.name)
@@ -383,7 +434,7 @@ function rm(list: TodoList, target: Target): Result<Applied> {
     const phase = list[index.value]!
     return ok({
       list: list.filter((_, i) => i !== index.value),
-      changes: [{ kind: "removed", tasks: phase.tasks.map((t) => t.text), phases: [phase.name] }],
+      changes: [{ kind: "removed", tasks: phase.tasks.map((t) => t.text), phases: [phase.name], ...why }],
     })
   }
   const hit = resolveTask(list, target)
@@ -393,7 +444,7 @@ function rm(list: TodoList, target: Target): Result<Applied> {
   const next = list.map((phase, p) =>
     p === phaseIndex ? { name: phase.name, tasks: phase.tasks.filter((_, t) => t !== taskIndex) } : phase,
   )
-  return ok({ list: next, changes: [{ kind: "removed", tasks: [task.text], phases: [] }] })
+  return ok({ list: next, changes: [{ kind: "removed", tasks: [task.text], phases: [], ...why }] })
 }
 
 function append(list: TodoList, op: Extract<Op, { op: "append" }>, limits: Limits): Result<Applied> {
@@ -507,9 +558,9 @@ export function applyOp(list: TodoList, op: Op, limits: Limits = DEFAULT_LIMITS)
     case "start":
       // The type already says so; the check guards plain-JS callers building ops by hand.
       if (op.target.kind !== "task") return fail('start takes a "task", not a phase or the whole list.')
-      return start(list, op.target)
+      return start(list, op.target, op.reason, limits)
     case "done":
-      return done(list, op.target)
+      return done(list, op.target, op.reason, limits)
     case "drop":
       return drop(list, op.target, op.reason, limits)
     case "block":
@@ -517,7 +568,7 @@ export function applyOp(list: TodoList, op: Op, limits: Limits = DEFAULT_LIMITS)
     case "unblock":
       return unblock(list, op.target, op.reason, limits)
     case "rm":
-      return rm(list, op.target)
+      return rm(list, op.target, op.reason, limits)
     case "append":
       return append(list, op, limits)
     case "rename":

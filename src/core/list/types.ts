@@ -50,13 +50,15 @@ export interface PhaseSpec {
 
 export type Op =
   | { readonly op: "init"; readonly list: readonly PhaseSpec[] }
-  | { readonly op: "start"; readonly target: Target & { kind: "task" } }
-  | { readonly op: "done"; readonly target: Target }
+  /** A start's or a done's reason is reported, not kept: an open or done task carries none. */
+  | { readonly op: "start"; readonly target: Target & { kind: "task" }; readonly reason?: string }
+  | { readonly op: "done"; readonly target: Target; readonly reason?: string }
   | { readonly op: "drop"; readonly target: Target; readonly reason?: string }
   | { readonly op: "block"; readonly target: Target; readonly reason?: string }
   /** The reason (why the wait is over) is reported, not kept: a pending task carries none. */
   | { readonly op: "unblock"; readonly target: Target; readonly reason?: string }
-  | { readonly op: "rm"; readonly target: Target }
+  /** The reason is reported with what was removed; nothing keeps it. */
+  | { readonly op: "rm"; readonly target: Target; readonly reason?: string }
   /** Adds to the end of `phase`, or right after the task `after` (in its phase; `phase`, if given, must agree). */
   | {
       readonly op: "append"
@@ -82,6 +84,13 @@ export const OP_NAMES: readonly OpName[] = [
   "view",
 ]
 
+/** A task as it was before an init brought it back as pending. */
+export interface Settled {
+  readonly text: string
+  readonly status: TaskStatus
+  readonly reason?: string
+}
+
 /** One observable effect of an op, in the order it happened. `format` turns these into words. */
 export type Change =
   | {
@@ -94,6 +103,8 @@ export type Change =
       readonly discarded?: readonly string[]
       /** The task that was in progress, when it is among the discarded. */
       readonly discardedRunning?: string
+      /** Tasks of the new list that were done, dropped or blocked in the replaced one: init makes them pending. */
+      readonly settledBefore?: readonly Settled[]
     }
   | {
       readonly kind: "status"
@@ -102,7 +113,13 @@ export type Change =
       readonly to: TaskStatus
       /** Set when normalization made this change, not the op itself. */
       readonly auto?: "promoted" | "demoted"
+      /**
+       * The reason the op gave: kept on the task by block and drop, only reported for unblock, start and done
+       * (the task they leave carries none).
+       */
       readonly reason?: string
+      /** The reason a blocked task carried when a start took it out of blocked. */
+      readonly wasBlockedFor?: string
     }
   | {
       readonly kind: "added"
@@ -115,9 +132,20 @@ export type Change =
       readonly closeTo?: string
     }
   | { readonly kind: "renamed"; readonly what: "task" | "phase"; readonly from: string; readonly to: string }
-  | { readonly kind: "removed"; readonly tasks: readonly string[]; readonly phases: readonly string[] }
+  | {
+      readonly kind: "removed"
+      readonly tasks: readonly string[]
+      readonly phases: readonly string[]
+      /** Why, when the rm said: reported, not kept. */
+      readonly reason?: string
+    }
   /** The op asked for what already held (e.g. done on a completed task). Success, nothing changed. */
-  | { readonly kind: "unchanged"; readonly task: string; readonly status: TaskStatus }
+  | {
+      readonly kind: "unchanged"
+      readonly task: string
+      readonly status: TaskStatus
+      readonly reason?: string
+    }
 
 export interface Counts {
   readonly total: number

@@ -371,6 +371,15 @@ export const STATUS_OPS: Readonly<Record<string, OpName>> = {
   skipped: "drop",
 }
 
+/** Quotes a call's field names: at most 5, each shortened, so a hostile call cannot flood the reply. */
+export function quoteKeys(keys: readonly string[]): string {
+  const shown = keys
+    .slice(0, 5)
+    .map((k) => quotePreview(k, 30))
+    .join(", ")
+  return keys.length > 5 ? `${shown} and ${keys.length - 5} more` : shown
+}
+
 /** Shortens text to one line of at most `max` characters, so a runaway input cannot flood a message. */
 export function preview(text: string, max = 60): string {
   const flat = neutralize(text.replace(/[\r\n]+/g, " "))

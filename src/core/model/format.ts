@@ -3,9 +3,26 @@
 // Every task text, phase name and reason in them is quoted (words.ts quote), so none can speak for itself.
 
 import type { ExecuteResult } from "../list/execute.ts"
+import type { UnusedFields } from "../list/parse.ts"
 import { counts, countTasks, inProgressTask, nextPendingTask } from "../list/queries.ts"
-import { type Change, type Op, STATUSES, type Task, type TaskStatus, type TodoList } from "../list/types.ts"
-import { neutralize, phaseTallyText, progressText, quote, STATUS_BOXES, STATUS_WORDS } from "../list/words.ts"
+import {
+  type Change,
+  type Op,
+  type Settled,
+  STATUSES,
+  type Task,
+  type TaskStatus,
+  type TodoList,
+} from "../list/types.ts"
+import {
+  neutralize,
+  phaseTallyText,
+  progressText,
+  quote,
+  quoteKeys,
+  STATUS_BOXES,
+  STATUS_WORDS,
+} from "../list/words.ts"
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`
@@ -90,7 +107,7 @@ function groupKey(net: Net): string | undefined {
     if (to === "blocked") return `still:${last.reason ?? ""}`
     return to === "abandoned" && last.reason !== undefined ? `dropped:${last.reason}` : undefined
   }
-  if (to === "completed") return "done"
+  if (to === "completed") return `done:${last.reason ?? ""}`
   if (to === "abandoned") return `dropped:${last.reason ?? ""}`
   if (to === "blocked") return `blocked:${last.reason ?? ""}`
   if (to === "pending")
@@ -107,7 +124,7 @@ function renderGroup(group: Group): string {
   const list = names(group.tasks)
   const { from, last } = group.sample
   const reason = last.reason ? quote(last.reason) : undefined
-  if (group.key === "done") return `Done ${list}.`
+  if (group.key.startsWith("done:")) return reason ? `Done ${list} (${reason}).` : `Done ${list}.`
   if (group.key.startsWith("dropped:")) return reason ? `Dropped ${list} (${reason}).` : `Dropped ${list}.`
   if (group.key.startsWith("unblocked:"))
     return reason ? `Unblocked ${list} (${reason}).` : `Unblocked ${list}.`
@@ -115,7 +132,10 @@ function renderGroup(group: Group): string {
   if (group.key === "demoted") return `${list} moved back to pending.`
   if (group.key.startsWith("still:")) return `${list} still blocked: ${reason}.`
   if (group.key.startsWith("blocked:")) return reason ? `Blocked ${list} (${reason}).` : `Blocked ${list}.`
-  if (from === "completed" || from === "abandoned") return `Reopened ${list} (was ${STATUS_WORDS[from]}).`
+  // A start's own reason follows what the task was: `Started "C" (was blocked: "spec"; "it arrived").`
+  const said = (was: string) => (reason ? `${was}; ${reason}` : was)
+  if (from === "completed" || from === "abandoned")
+    return `Reopened ${list} (${said(`was ${STATUS_WORDS[from]}`)}).`
   if (from === "blocked") {
     if (last.auto === "promoted") {
       const why = group.sample.unblockReason
@@ -123,9 +143,37 @@ function renderGroup(group: Group): string {
         ? `Unblocked and started ${list}.`
         : `Unblocked and started ${list} (${quote(why)}).`
     }
-    return reason ? `Started ${list} (was blocked: ${reason}).` : `Started ${list} (was blocked).`
+    const blocker = last.wasBlockedFor === undefined ? "" : `: ${quote(last.wasBlockedFor)}`
+    return `Started ${list} (${said(`was blocked${blocker}`)}).`
   }
-  return `Started ${list}.`
+  return reason ? `Started ${list} (${reason}).` : `Started ${list}.`
+}
+
+/**
+ * "Reopened by init: "A" (was done); if it still is, send {"op":"done","task":"A"}." init makes every task
+ * pending, so it says which ones the old list had settled, and the call that settles them again.
+ */
+function settledText(settled: readonly Settled[]): string {
+  const word = (s: Settled) =>
+    s.status === "blocked" && s.reason !== undefined
+      ? `was blocked: ${quote(s.reason)}`
+      : `was ${STATUS_WORDS[s.status]}`
+  const shown = settled
+    .slice(0, 3)
+    .map((s) => `${quote(s.text)} (${word(s)})`)
+    .join(", ")
+  const more = settled.length > 3 ? ` and ${settled.length - 3} more` : ""
+  const op = (s: Settled) => ({
+    op: s.status === "completed" ? "done" : s.status === "blocked" ? "block" : "drop",
+    task: s.text,
+    ...(s.reason === undefined ? {} : { reason: s.reason }),
+  })
+  const ops = settled.map(op)
+  const call = neutralize(JSON.stringify(ops.length === 1 ? ops[0] : { ops }))
+  const still = settled.length === 1 ? "if it still is" : "if they still are"
+  const send =
+    call.length <= SHOWN_CALL_MAX ? `send ${call}` : "send done, drop or block for each in one batch"
+  return `Reopened by init: ${shown}${more}; ${still}, ${send}.`
 }
 
 /** "Discarded 2 open tasks: "A" (was in progress), "B"." The model has no undo, so init says what it let go. */
@@ -169,9 +217,9 @@ function describeOther(change: Exclude<Change, StatusChange>, list: TodoList): s
       const r = change.replaced
       if (!r) return undefined
       const replaced = `Replaced a list of ${plural(r.phases, "phase")}, ${plural(r.total, "task")} (${progressText(r)}).`
-      return change.discarded
-        ? `${replaced} ${discardedText(change.discarded, change.discardedRunning)}`
-        : replaced
+      const discarded = change.discarded ? ` ${discardedText(change.discarded, change.discardedRunning)}` : ""
+      const settled = change.settledBefore ? ` ${settledText(change.settledBefore)}` : ""
+      return `${replaced}${discarded}${settled}`
     }
     case "added": {
       if (change.after !== undefined) return `Added ${names(change.tasks)} after ${quote(change.after)}.`
@@ -186,14 +234,21 @@ function describeOther(change: Exclude<Change, StatusChange>, list: TodoList): s
       return `Renamed ${change.what === "phase" ? "phase " : ""}${quote(change.from)} to ${quote(change.to)}.`
     case "removed": {
       const { tasks, phases } = change
-      if (phases.length === 0 && tasks.length === 0) return "The list was already empty."
+      const why = change.reason === undefined ? "" : quote(change.reason)
+      const after = why === "" ? "" : ` (${why})`
+      if (phases.length === 0 && tasks.length === 0) return `The list was already empty${after}.`
       if (phases.length === 0)
-        return tasks.length === 1 ? `Removed ${quote(tasks[0]!)}.` : `Removed ${names(tasks)}.`
-      if (phases.length === 1) return `Removed phase ${quote(phases[0]!)} (${plural(tasks.length, "task")}).`
-      return `Removed ${plural(phases.length, "phase")}, ${plural(tasks.length, "task")}.`
+        return tasks.length === 1
+          ? `Removed ${quote(tasks[0]!)}${after}.`
+          : `Removed ${names(tasks)}${after}.`
+      if (phases.length === 1)
+        return `Removed phase ${quote(phases[0]!)} (${plural(tasks.length, "task")}${why === "" ? "" : `; ${why}`}).`
+      return `Removed ${plural(phases.length, "phase")}, ${plural(tasks.length, "task")}${after}.`
     }
-    case "unchanged":
-      return `${quote(change.task)} is already ${STATUS_WORDS[change.status]}.`
+    case "unchanged": {
+      const after = change.reason === undefined ? "" : ` (${quote(change.reason)})`
+      return `${quote(change.task)} is already ${STATUS_WORDS[change.status]}${after}.`
+    }
   }
 }
 
@@ -253,6 +308,47 @@ function describeChanges(changes: readonly Change[], withStatus: boolean, list: 
   return { text, started }
 }
 
+/** The most ops whose unused fields a result names; a batch of 50 with stray fields must not flood it. */
+const UNUSED_SHOWN = 3
+
+/** `"to", "items" (not fields of done)`: one group of fields unused for one reason. */
+function unusedGroup(
+  keys: readonly string[],
+  why: UnusedFields["fields"][number]["why"],
+  op: string,
+): string {
+  const shown = quoteKeys(keys)
+  if (why === "status") return `${shown} (a status is set by its op)`
+  if (why === "unrecognized") return `${shown} (unrecognized)`
+  return `${shown} (${keys.length === 1 ? "not a field" : "not fields"} of ${op})`
+}
+
+/**
+ * `Not used: "status" (a status is set by its op).` What a successful call sent that nothing read, so a
+ * model does not believe a stray field did something; said only when there is one.
+ */
+function unusedText(unused: readonly UnusedFields[] | undefined): string {
+  if (unused === undefined || unused.length === 0) return ""
+  const sentences = unused.slice(0, UNUSED_SHOWN).map((note) => {
+    const order: UnusedFields["fields"][number]["why"][] = []
+    const byWhy = new Map<string, string[]>()
+    for (const field of note.fields) {
+      const keys = byWhy.get(field.why)
+      if (keys) keys.push(field.key)
+      else {
+        order.push(field.why)
+        byWhy.set(field.why, [field.key])
+      }
+    }
+    const groups = order.map((why) => unusedGroup(byWhy.get(why)!, why, note.op ?? ""))
+    const where = note.at === undefined ? "" : ` in op ${note.at + 1} (${note.op})`
+    return `Not used${where}: ${groups.join(", ")}.`
+  })
+  const rest = unused.length - UNUSED_SHOWN
+  if (rest > 0) sentences.push(`Unused fields in ${plural(rest, "more op")}.`)
+  return sentences.join(" ")
+}
+
 function nothingChanged(ops: readonly Op[]): string {
   const only = ops.length === 1 ? ops[0] : undefined
   if (only && "target" in only && only.target.kind === "phase")
@@ -268,14 +364,18 @@ export function formatOutcome(before: TodoList, outcome: ExecuteResult): string 
   if (!outcome.ok) return `Error: ${outcome.error} Nothing was changed.`
   const showList = outcome.ops.some((op) => op.op === "init" || op.op === "view")
   // With the list printed, every status is visible in it; only say what the list cannot show.
-  const { text, started } = describeChanges(outcome.changes, !showList, outcome.list)
+  const { text: changed, started } = describeChanges(outcome.changes, !showList, outcome.list)
+  // A stray field is said after what the call did, and only when there is one.
+  const unused = unusedText(outcome.unused)
+  const after = (text: string) => (unused === "" ? text : text ? `${text} ${unused}` : unused)
   if (showList) {
+    const text = after(changed)
     // The marks are explained where the model meets them, not in the description every request carries.
     const legend = marksLegend(outcome.list)
     const shown = legend ? `${formatList(outcome.list)}\n${legend}` : formatList(outcome.list)
     return text ? `${text}\n${shown}` : shown
   }
-  const head = text || (outcome.list === before ? nothingChanged(outcome.ops) : "No net change.")
+  const head = after(changed || (outcome.list === before ? nothingChanged(outcome.ops) : "No net change."))
   const now = inProgressTask(outcome.list)
   const nowText = now && !started.has(now.task.text) ? `Now: ${quote(now.task.text)}. ` : ""
   return `${head}\n${nowText}${summaryLine(outcome.list)}`
