@@ -7,7 +7,7 @@ import { currentList, revertPoint } from "../core/history/history.ts"
 import { recordEdit } from "../core/history/placement.ts"
 import { revert } from "../core/history/revert.ts"
 import { type EditAnchor, samePoint } from "../core/history/rewind.ts"
-import { diffLists, type EditNote, type ListDiff } from "../core/list/diff.ts"
+import { diffLists, type EditNote, type ListDiff, unkeptReasons } from "../core/list/diff.ts"
 import { executeOps } from "../core/list/execute.ts"
 import { type ImportOptions, importMarkdown } from "../core/list/import.ts"
 import { fail, ok, type Result } from "../core/list/result.ts"
@@ -38,6 +38,8 @@ export type { EditAnchor }
 interface Replacement {
   readonly list: TodoList
   readonly notes?: readonly string[]
+  /** Reasons the ops gave that the list does not keep (diff.ts unkeptReasons), said in the note. */
+  readonly said?: ReadonlyMap<string, string>
 }
 
 /**
@@ -64,8 +66,8 @@ async function change(
     const seen = currentList(history)
     const next = compute(seen)
     if (!next.ok) return { value: { ok: false, error: next.error, list: seen } }
-    const { list, notes = [] } = next.value
-    const diff = diffLists(seen, list)
+    const { list, notes = [], said } = next.value
+    const diff = diffLists(seen, list, said)
     // The notes lead the lines, so the toast and the reply say first why a line reads as it does.
     const told = notes.length === 0 ? diff : { ...diff, lines: [...notes, ...diff.lines] }
     const outcome: EditOutcome = { ok: true, before: seen, list, diff: told }
@@ -110,7 +112,7 @@ export function runUserOps(
     limits,
     (list) => {
       const result = executeOps(list, ops, limits)
-      return result.ok ? ok({ list: result.list }) : fail(result.error)
+      return result.ok ? ok({ list: result.list, said: unkeptReasons(result.changes) }) : fail(result.error)
     },
     ops,
     command,

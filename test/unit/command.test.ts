@@ -215,6 +215,25 @@ describe("parseCommand", () => {
       },
     })
   })
+  it("parses an unblock reason after --, as block and drop do; unblock still needs a name", () => {
+    const blocked: TodoList = [
+      { name: "Ship", tasks: [{ text: "Tag release", status: "blocked", blocker: "waiting on CI" }] },
+    ]
+    expect(parseCommand("unblock Tag -- CI is green", blocked)).toEqual({
+      ok: true,
+      value: {
+        kind: "ops",
+        verb: "unblock",
+        ops: [{ op: "unblock", target: { kind: "task", text: "Tag release" }, reason: "CI is green" }],
+      },
+    })
+    expect(parseCommand("unblock -- CI is green", blocked)).toEqual({
+      ok: false,
+      error: "unblock needs a task or phase: /todo unblock <name> [-- reason]",
+    })
+    expect(COMMAND_USAGE).toMatch(/\/todo unblock <task\|phase> \[-- why\]/)
+    expect(TYPED_HELP).toMatch(/\/todo block\|drop\|unblock <task> -- reason/)
+  })
   it("parses a drop reason after --, and drop with only a reason drops everything", () => {
     expect(parseCommand("drop Tag -- the changelog is generated", list)).toEqual({
       ok: true,

@@ -49,6 +49,23 @@ describe("runUserOps", () => {
     expect(isEditNote(snap.edits[0])).toBe(true)
   })
 
+  it("says a reason the list does not keep (an unblock's) in the edit note", async () => {
+    await store.update("s1", (s) => ({
+      next: {
+        ...s,
+        list: [{ name: "Build", tasks: [{ text: "Parser", status: "blocked", blocker: "spec" }] }],
+      },
+    }))
+    const outcome = await runUserOps(
+      store,
+      "s1",
+      [{ op: "unblock", target: { kind: "task", text: "Parser" }, reason: "spec arrived" }],
+      DEFAULT_LIMITS,
+      "record",
+    )
+    expect(outcome.ok && outcome.diff.lines).toEqual(['"Parser": blocked → in progress ("spec arrived")'])
+  })
+
   it("records nothing when the caller tells the model itself", async () => {
     await runUserOps(
       store,

@@ -28,7 +28,7 @@ export const COMMAND_USAGE = [
   "/todo drop [task|phase] [-- why]   mark a task, a phase, or everything dropped",
   "/todo block <task> [-- reason]     mark blocked, with an optional reason",
   "/todo rename <task|phase> -- <new> give a task or a phase a new text",
-  "/todo unblock <task|phase>         blocked back to pending",
+  "/todo unblock <task|phase> [-- why] blocked back to pending, saying why",
   "/todo rm [task|phase]              remove a task, a phase, or everything",
   "Aliases: add = append; show, view, list = /todo",
 ].join("\n")
@@ -225,12 +225,10 @@ export function parseCommand(input: string, list: TodoList): Result<CommandPlan>
     }
     case "start":
     case "done":
-    case "rm":
-    case "unblock": {
+    case "rm": {
       if (blank) return fail(blankName(verb))
       if (arg === "") {
-        if (verb === "start" || verb === "unblock")
-          return fail(`${verb} needs a ${verb === "start" ? "task" : "task or phase"}: /todo ${verb} <name>`)
+        if (verb === "start") return fail("start needs a task: /todo start <name>")
         return ok({ kind: "ops", verb, ops: [{ op: verb, target: { kind: "all" } }] })
       }
       const resolved = resolveTarget(list, arg, { task: true, phase: verb !== "start" }, verb)
@@ -240,15 +238,17 @@ export function parseCommand(input: string, list: TodoList): Result<CommandPlan>
         verb === "start" && target.kind === "task" ? { op: "start", target } : { op: verb as "done", target }
       return ok({ kind: "ops", verb, ops: [op] })
     }
+    // Each takes a reason after "--": block and drop keep it on the task, unblock says it and keeps none.
     case "drop":
-    case "block": {
+    case "block":
+    case "unblock": {
       const [name = "", rawReason = ""] = splitReason(rest)
       const nameWords = tokenize(name)
       const nameText = clean(nameWords.join(" "))
       if (nameWords.length > 0 && nameText === "") return fail(blankName(verb))
       const reason = clean(tokenize(rawReason).join(" "))
       if (nameText === "") {
-        if (verb === "block") return fail("block needs a task or phase: /todo block <name> [-- reason]")
+        if (verb !== "drop") return fail(`${verb} needs a task or phase: /todo ${verb} <name> [-- reason]`)
         const all: Op = reason
           ? { op: "drop", target: { kind: "all" }, reason }
           : { op: "drop", target: { kind: "all" } }
@@ -277,9 +277,8 @@ export const COMMAND_DESCRIPTION =
 export const TYPED_HELP = [
   "/todo                      open the list",
   "/todo done|start|drop|rm <task>",
-  "/todo block|drop <task> -- reason",
+  "/todo block|drop|unblock <task> -- reason",
   "/todo rename <task> -- new text",
-  "/todo unblock <task>",
   '/todo append ["phase"] <task>',
   "/todo edit | copy",
   "/todo export|import [path]",

@@ -2,9 +2,9 @@
 // mechanism for every user-side change (/todo verbs, editor, import), so the model
 // is told the same way whichever path the user took.
 
-import { eachTask } from "./queries.ts"
+import { eachTask, HAS_REASON } from "./queries.ts"
 import { isRecord } from "./result.ts"
-import type { TaskStatus, TodoList } from "./types.ts"
+import type { Change, TaskStatus, TodoList } from "./types.ts"
 import { quotePreview, STATUS_WORDS } from "./words.ts"
 
 /**
@@ -70,7 +70,24 @@ function renames(before: TodoList, after: TodoList) {
   return { phases, tasks }
 }
 
-export function diffLists(before: TodoList, after: TodoList): ListDiff {
+/**
+ * The reasons a call's changes gave that the list it left does not keep (an unblock's, a done's: the task they
+ * leave carries none), by task: the edit note says them, or they would reach no one.
+ */
+export function unkeptReasons(changes: readonly Change[]): ReadonlyMap<string, string> {
+  const said = new Map<string, string>()
+  for (const change of changes)
+    if (change.kind === "status" && change.reason !== undefined && !HAS_REASON.has(change.to))
+      said.set(change.task, change.reason)
+  return said
+}
+
+/** `said`: reasons the list does not keep (see unkeptReasons), each said on its task's status line. */
+export function diffLists(
+  before: TodoList,
+  after: TodoList,
+  said: ReadonlyMap<string, string> = new Map(),
+): ListDiff {
   const lines: string[] = []
   const removed: string[] = []
   const removedPhases: string[] = []
@@ -110,11 +127,12 @@ export function diffLists(before: TodoList, after: TodoList): ListDiff {
     }
     if (old.phase !== phase) lines.push(`moved ${name} to ${quotePreview(phase)}`)
     const why = task.blocker === undefined ? "" : ` (${quotePreview(task.blocker)})`
+    const reason = said.get(task.text)
     if (old.status !== task.status)
       lines.push(
         task.blocker !== undefined
           ? `${task.status === "blocked" ? "blocked" : "dropped"} ${name}${why}`
-          : `${name}: ${STATUS_WORDS[old.status]} → ${STATUS_WORDS[task.status]}`,
+          : `${name}: ${STATUS_WORDS[old.status]} → ${STATUS_WORDS[task.status]}${reason === undefined ? "" : ` (${quotePreview(reason)})`}`,
       )
     else if (task.status === "blocked" && old.blocker !== task.blocker)
       lines.push(`blocked ${name} (${quotePreview(task.blocker ?? "no reason")})`)
