@@ -3,7 +3,7 @@
 // tool call's update, and is recorded in the list's history where it happened in the conversation (its anchor).
 // Reading and writing the TODO.md file itself is todo-file.ts's.
 
-import { currentList, revertPoint } from "../core/history/history.ts"
+import { currentList, type ListHistory, revertPoint } from "../core/history/history.ts"
 import { recordEdit } from "../core/history/placement.ts"
 import { revert } from "../core/history/revert.ts"
 import { type EditAnchor, samePoint } from "../core/history/rewind.ts"
@@ -34,6 +34,16 @@ export type Notify = "record" | "none"
  */
 export type { EditAnchor }
 
+/**
+ * Where a session with no record starts, worked out as the server does when it first meets it (a fork: its
+ * source's list at the fork point, back along the chain of sources; server/origin.ts over core/history/fork.ts);
+ * undefined to start empty. A TUI edit to a session no server has met yet is made on that list, so the record it
+ * writes starts where the server would have started it.
+ */
+export type StartOf = (
+  session: string,
+) => Promise<{ readonly list: TodoList; readonly history: ListHistory } | undefined>
+
 /** The list a change leaves, and what the reply says beyond the diff (how an imported file was read). */
 interface Replacement {
   readonly list: TodoList
@@ -56,9 +66,13 @@ async function change(
   compute: (list: TodoList) => Result<Replacement>,
   ops?: readonly Op[],
   command?: string,
+  start?: StartOf,
 ): Promise<EditOutcome> {
+  // Asked outside the lock (it asks the host); used only if the record is still unwritten under it.
+  const started =
+    start && (await store.stamp(session)) === undefined ? await startOf(start, session) : undefined
   const { snapshot, value: outcome } = await store.update(session, (current): Computed<EditOutcome> => {
-    let history = historyOf(current)
+    let history = current.revision === 0 && started ? started.history : historyOf(current)
     // The edit follows an undo the history has not heard of yet (the server follows the host's events).
     const point = revertPoint(history) ?? null
     if (at?.kind === "reverted" && !samePoint(point, at.point))
@@ -91,9 +105,19 @@ async function change(
   return outcome ?? { ok: false, error: "The list could not be read.", list: snapshot.list }
 }
 
+/** The session's start, or undefined when it cannot be worked out (the edit is then made on the empty list). */
+async function startOf(start: StartOf, session: string) {
+  try {
+    return await start(session)
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * Runs typed ops (from a /todo verb or a TUI action) against the list the user sees, recorded at `at`;
- * `command`: the mark of the /todo command that runs them (placement.ts `settleEdit`).
+ * `command`: the mark of the /todo command that runs them (placement.ts `settleEdit`); `start`: where a session
+ * with no record starts (the TUI's; the server has started every session it runs a command in).
  */
 export function runUserOps(
   store: Store,
@@ -103,6 +127,7 @@ export function runUserOps(
   notify: Notify,
   at?: EditAnchor,
   command?: string,
+  start?: StartOf,
 ): Promise<EditOutcome> {
   return change(
     store,
@@ -116,6 +141,7 @@ export function runUserOps(
     },
     ops,
     command,
+    start,
   )
 }
 
@@ -133,6 +159,7 @@ export function replaceFromMarkdown(
   options: ImportOptions = {},
   at?: EditAnchor,
   command?: string,
+  start?: StartOf,
 ): Promise<EditOutcome> {
   return change(
     store,
@@ -143,5 +170,6 @@ export function replaceFromMarkdown(
     () => importMarkdown(markdown, limits, options),
     undefined,
     command,
+    start,
   )
 }

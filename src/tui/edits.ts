@@ -78,7 +78,7 @@ export function applyOps(shell: Shell, session: string, ops: readonly Op[]): Pro
   return change(
     shell,
     session,
-    () => runUserOps(shell.store, session, ops, shell.limits, "record", at),
+    () => runUserOps(shell.store, session, ops, shell.limits, "record", at, undefined, shell.startOf),
     (outcome) =>
       outcome.diff.lines.length === 0
         ? unchangedText(ops, outcome.list, (text) => `"${preview(text, 40)}"`).join("\n")
@@ -101,7 +101,18 @@ export function applyMarkdown(
   return change(
     shell,
     session,
-    () => replaceFromMarkdown(shell.store, session, markdown, shell.limits, "record", { force: true }, at),
+    () =>
+      replaceFromMarkdown(
+        shell.store,
+        session,
+        markdown,
+        shell.limits,
+        "record",
+        { force: true },
+        at,
+        undefined,
+        shell.startOf,
+      ),
     headline,
   )
 }

@@ -15,7 +15,7 @@ import type { Limits, TodoList } from "../core/list/types.ts"
 import type { Variant } from "../core/session/toasts.ts"
 import { identicalLists } from "../core/view/dialog.ts"
 import { hostRevert } from "../core/view/tui-protocol.ts"
-import type { EditAnchor } from "../shared/user-edits.ts"
+import type { EditAnchor, StartOf } from "../shared/user-edits.ts"
 import { historyOf } from "../store/record.ts"
 import type { Store } from "../store/store.ts"
 import type { TuiHost } from "./host.ts"
@@ -65,6 +65,8 @@ export interface Shell {
    * undefined where the host sends such a line to the server's command by itself (1.18).
    */
   readonly remote?: (session: string, text: string) => Promise<{ ok: boolean; text: string } | undefined>
+  /** Where a session no server has met yet starts (a fork), asked of the host as the server asks it. */
+  readonly startOf?: StartOf
 }
 
 interface ShownList {

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest"
 import { DEFAULT_LIMITS, type TodoList } from "../../src/core/list/types.ts"
 import { slowHostWord } from "../../src/server/host-facts.ts"
 import { runUserOps } from "../../src/shared/user-edits.ts"
-import { type FakeHost, fakeHosts } from "../fixtures/host.ts"
+import { type FakeHost, fakeHosts, tuiStart } from "../fixtures/host.ts"
 import { HostConversation } from "../fixtures/host-conversation.ts"
 
 const startHost = fakeHosts()
@@ -238,10 +238,10 @@ describe("forks as the host makes them", () => {
     ])
   })
 
-  // Found by host-model.property.test.ts (seed 1, forks): a dialog edit in a fork that no server has met yet is
-  // made on an empty list (the TUI's write path finds no record), and the record it writes keeps the server from
-  // ever starting the fork from its source. Not fixed yet: this test fails until it is.
-  it.fails("a dialog edit in a fork no server has met keeps the source's list", async () => {
+  // Found by host-model.property.test.ts (seed 1, forks): a dialog edit in a fork that no server has met yet was
+  // made on an empty list (the TUI's write path found no record), and the record it wrote kept the server from
+  // ever starting the fork from its source. The TUI now starts the fork as the server would, with its lookup.
+  it("a dialog edit in a fork no server has met keeps the source's list", async () => {
     const { h, host } = await started()
     const plan = await host.prompt(h, "Plan", "msg_000001")
     await host.call(h, PLAN, { message: plan, part: "prt_000002" })
@@ -254,10 +254,24 @@ describe("forks as the host makes them", () => {
       ]),
     )
     const append = [{ op: "append" as const, phase: "Build", items: ["D"] }]
-    await runUserOps(h.store, fork.session, append, DEFAULT_LIMITS, "record", {
-      kind: "after",
-      message: "msg_000003",
-    })
+    const at = { kind: "after" as const, message: "msg_000003" }
+    const out = await runUserOps(
+      h.store,
+      fork.session,
+      append,
+      DEFAULT_LIMITS,
+      "record",
+      at,
+      undefined,
+      tuiStart(h),
+    )
+    expect(out.ok && statuses(out.list)).toEqual(["A:in_progress", "B:pending", "C:pending", "D:pending"])
     expect(await h.command(fork.session, "")).toMatch(/"A"[\s\S]*"D"/)
+    expect(statuses((await h.store.read(fork.session)).list)).toEqual([
+      "A:in_progress",
+      "B:pending",
+      "C:pending",
+      "D:pending",
+    ])
   })
 })

@@ -7,7 +7,8 @@
 // dialog edit (written to the store by the TUI, at the anchor its list source gives, as the real TUI does). A
 // fork is a new session the host copies from the current one at one of its messages (or whole), acted in from
 // then on; forks in a row make a chain whose middle forks no server ever meets, so the last one walks back
-// through them to the source with a record.
+// through them to the source with a record (a dialog edit there too: the TUI starts the fork with the server's
+// lookup, test/fixtures/host.ts tuiStart).
 // After every step the server that acted, sometimes the other one, and the TUI's list source (reading the same
 // store and the host's facts through the 1.18 binding's facts) must show the model's list: each call and user
 // edit applied at its place, keeping those before the host's revert point, in messages the host still has; a
@@ -16,8 +17,7 @@
 // Not covered here: a server's own view (the probe is a /todo view through the fake host, which mints no message
 // for it); forks made while the source is undone; a fork whose copies hold todo calls none of which changed the
 // list (a known gap: the source's record cannot show it is the one copied, so the fork starts from its
-// conversation, missing later user edits); a dialog edit in a fork no server has met (a known gap,
-// host-facts.test.ts: the window's server meets the fork first here); and chains longer than SOURCE_CHAIN_MAX
+// conversation, missing later user edits); and chains longer than SOURCE_CHAIN_MAX
 // record-less forks, which the server does not walk by design (the one before is met first here). The run's seed
 // replays it (TEST_SEED); fast-check names the seed of a failure.
 
@@ -39,7 +39,7 @@ import {
   PROPERTY_TIMEOUT_MS,
   playSession,
 } from "../fixtures/history-model.ts"
-import { type FakeHost, fakeHosts } from "../fixtures/host.ts"
+import { type FakeHost, fakeHosts, tuiStart } from "../fixtures/host.ts"
 import { HostConversation } from "../fixtures/host-conversation.ts"
 
 const startHost = fakeHosts()
@@ -168,6 +168,7 @@ async function runSession(actions: readonly Action[], delivery: Delivery): Promi
   let conversation = new HostConversation(first, S)
   const conversations = new Map([[S, conversation]])
   const tui = tuiSource(conversations, first)
+  const start = tuiStart(first)
   /** Forks in a row that no server has met yet. */
   let unmet = 0
   const pick = <T>(xs: readonly T[], i: number) => xs[i % xs.length]!
@@ -187,12 +188,18 @@ async function runSession(actions: readonly Action[], delivery: Delivery): Promi
           if (step.action.kind === "command")
             command = await h.commandParts(conversation.session, typed(happened.ops))
           else {
-            // A dialog edit in a fork no server has met yet writes a record from an empty list, and the fork
-            // then never starts from its source (a known gap, host-facts.test.ts): the window's server meets it first.
-            if ((await first.store.stamp(conversation.session)) === undefined)
-              await serverList(h, conversation.session)
+            // In a fork no server has met yet, the TUI starts the fork as the server would before editing it.
             const at = tui.anchorOf(conversation.session)
-            await runUserOps(first.store, conversation.session, happened.ops, LIMITS, "record", at)
+            await runUserOps(
+              first.store,
+              conversation.session,
+              happened.ops,
+              LIMITS,
+              "record",
+              at,
+              undefined,
+              start,
+            )
           }
           break
         case "settle":
