@@ -238,6 +238,33 @@ describe("forks as the host makes them", () => {
     ])
   })
 
+  // Found by host-model.property.test.ts (seed 1271923431, forks): the copied todo calls all changed nothing (a
+  // failed call), so none is in the source's record; the fork started from its own conversation and lost the
+  // /todo command's edit the source made before the fork point.
+  it("a fork whose copied todo calls changed nothing starts from its source's list", async () => {
+    const { h, host } = await started()
+    const hi = await host.prompt(h, "Hi", "msg_000001")
+    const failed = await host.call(h, { op: "done", task: "Z" }, { message: hi, part: "prt_000002" })
+    expect(failed.output).toMatch(/^Error/)
+    const parts = await h.commandParts(S, 'append "Build" A')
+    await host.prompt(h, "", "msg_000003", false, parts)
+    await runUserOps(h.store, S, [{ op: "append", phase: "Build", items: ["B"] }], DEFAULT_LIMITS, "record", {
+      kind: "after",
+      message: "msg_000003",
+    })
+    await host.prompt(h, "Next", "msg_000004")
+    const fork = host.fork(
+      "ses_fork",
+      "msg_000004",
+      new Map([
+        ["msg_000001", "msg_000005"],
+        ["prt_000002", "prt_000006"],
+        ["msg_000003", "msg_000007"],
+      ]),
+    )
+    expect(await h.command(fork.session, "")).toMatch(/"A"[\s\S]*"B"/)
+  })
+
   // Found by host-model.property.test.ts (seed 1, forks): a dialog edit in a fork that no server has met yet was
   // made on an empty list (the TUI's write path found no record), and the record it wrote kept the server from
   // ever starting the fork from its source. The TUI now starts the fork as the server would, with its lookup.

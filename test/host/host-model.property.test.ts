@@ -15,9 +15,7 @@
 // fork starts with its source's list as of the fork point. Undo goes to a message or to a call's part; a prompt
 // after an undo commits it, with the host's removal events after the prompt's hook (see REMOVALS_FIRST).
 // Not covered here: a server's own view (the probe is a /todo view through the fake host, which mints no message
-// for it); forks made while the source is undone; a fork whose copies hold todo calls none of which changed the
-// list (a known gap: the source's record cannot show it is the one copied, so the fork starts from its
-// conversation, missing later user edits); and chains longer than SOURCE_CHAIN_MAX
+// for it); forks made while the source is undone; and chains longer than SOURCE_CHAIN_MAX
 // record-less forks, which the server does not walk by design (the one before is met first here). The run's seed
 // replays it (TEST_SEED); fast-check names the seed of a failure.
 

@@ -369,7 +369,7 @@ describe("a fork", () => {
     const logged = h.logs.filter((l) => l.includes("ses_fork") || l.includes("ses_src"))
     expect(logged).toHaveLength(2)
     expect(logged.join("\n")).toMatch(/unreadable/)
-    expect(logged.join("\n")).toMatch(/lacks the copied todo calls/)
+    expect(logged.join("\n")).toMatch(/did not see the copied messages/)
   })
 })
 

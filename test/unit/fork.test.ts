@@ -108,8 +108,12 @@ describe("the source's list at the fork point, from its anchored history", () =>
     source.slice(0, n).map((m, i) => ({ ...m, id: `c${i + 1}`, calls: m.calls.length > 0 ? calls : [] }))
 
   test("strictly before the fork point, a user edit made before it included", () => {
-    expect(sourceStateAt(h, source, copies(2), 2)).toMatchObject({ list: EDITED, knowsCalls: true, base: [] })
-    expect(sourceStateAt(h, source, copies(4), 4)).toMatchObject({ list: LATER, knowsCalls: true })
+    expect(sourceStateAt(h, source, copies(2), 2)).toMatchObject({
+      list: EDITED,
+      knowsCopies: true,
+      base: [],
+    })
+    expect(sourceStateAt(h, source, copies(4), 4)).toMatchObject({ list: LATER, knowsCopies: true })
   })
 
   test("the lists after each copied message, anchored at the copies: the fork's own history", () => {
@@ -124,9 +128,18 @@ describe("the source's list at the fork point, from its anchored history", () =>
     expect(stateAtCall(started, ["call_1"])?.after).toEqual(EDITED)
   })
 
-  test("a history that recorded none of the copied calls is not the copies' source", () => {
-    expect(sourceStateAt(h, source, copies(2, ["call_other"]), 2)?.knowsCalls).toBe(false)
-    expect(sourceStateAt(historyFrom(LATER), source, copies(2), 2)?.knowsCalls).toBe(false)
+  test("a history that saw none of the copied messages cannot say what the list was at the fork point", () => {
+    const later = recordCall(historyFrom([]), { message: "m4", callID: "call_2" }, LATER).history
+    expect(sourceStateAt(later, source, copies(2, ["call_other"]), 2)?.knowsCopies).toBe(false)
+    expect(sourceStateAt(historyFrom(LATER), source, copies(2), 2)?.knowsCopies).toBe(false)
+  })
+
+  test("copied calls that changed nothing (not recorded): a user edit anchored in a copied message proves the history saw them", () => {
+    const edited = recordEdit(historyFrom([]), { after: "m2" }, EDITED).history
+    expect(sourceStateAt(edited, source, copies(2, ["call_view"]), 2)).toMatchObject({
+      list: EDITED,
+      knowsCopies: true,
+    })
   })
 
   test("a source undone to a point: a fork at or after it gets the changes made while undone, one before it not", () => {
@@ -140,7 +153,7 @@ describe("the source's list at the fork point, from its anchored history", () =>
   })
 
   test("no call copied: nothing to check; nothing copied: nothing to say", () => {
-    expect(sourceStateAt(h, source, copies(1), 1)).toMatchObject({ list: [], knowsCalls: true })
+    expect(sourceStateAt(h, source, copies(1), 1)).toMatchObject({ list: [], knowsCopies: true })
     expect(sourceStateAt(h, source, [], 0)).toBeUndefined()
   })
 })
@@ -150,7 +163,7 @@ describe("where a session with no record starts", () => {
   const forked: SourceMatch = { kind: "found", sourceID: "ses_src", point: "m3" }
   const known = {
     list: LATER,
-    knowsCalls: true,
+    knowsCopies: true,
     base: [],
     reached: [{ message: "c2", callID: "call_1", list: LATER }],
   }
@@ -161,11 +174,11 @@ describe("where a session with no record starts", () => {
     expect(listAt(origin!.history).list).toEqual(LATER)
   })
 
-  test("a source that lacks the copied calls, or has no history, leaves the fork its own conversation's list", () => {
-    expect(originOf(found, forked, { ...known, knowsCalls: false })).toMatchObject({
+  test("a source whose history did not see the copies, or has no history, leaves the fork its own conversation's list", () => {
+    expect(originOf(found, forked, { ...known, knowsCopies: false })).toMatchObject({
       list: OPEN_SAMPLE,
       from: "transcript",
-      notes: [expect.stringMatching(/lacks the copied todo calls/)],
+      notes: [expect.stringMatching(/did not see the copied messages/)],
     })
     expect(originOf(found, forked, undefined)).toMatchObject({ list: OPEN_SAMPLE, from: "transcript" })
   })

@@ -17,7 +17,7 @@
  */
 
 import type { TodoList } from "../list/types.ts"
-import { historyFrom, type ListHistory, listAt, stateAtCall } from "./history.ts"
+import { historyFrom, type ListHistory, listAt, recordedIn, stateAtCall } from "./history.ts"
 import {
   historyReaching,
   type Reached,
@@ -117,8 +117,11 @@ export function copiedCalls(fork: Transcript, copied: number): string[] {
 export interface SourceState {
   /** The source's list strictly before the fork point, from its anchored history. */
   readonly list: TodoList
-  /** The source's history recorded a copied todo call: the record is the one the copies came from. */
-  readonly knowsCalls: boolean
+  /**
+   * The source's history saw the copied messages: it recorded a copied todo call, or a change anchored in a
+   * copied message (a call, a /todo command's edit, a dialog edit), so its list at the fork point can be trusted.
+   */
+  readonly knowsCopies: boolean
   /** The source's list before the first copied message. */
   readonly base: TodoList
   /** The source's list after each copied message, anchored at its copy: the fork's history. */
@@ -127,10 +130,13 @@ export interface SourceState {
 
 /**
  * What the source's anchored history says at the fork point, the source being `source` (its messages) and
- * the fork's first `copied` messages its copies. The record is the one the copies came from when it recorded
- * one of the copied todo calls (a view changes nothing and is not recorded, so any of them will do); with no
- * call copied there is nothing to check, and the title and the copies decided. A history that cannot answer
- * for a point says nothing.
+ * the fork's first `copied` messages its copies. The record is the source's (the title and the copies matched
+ * it, call ids included); it can answer for the fork point when it saw the copied messages: it recorded one of
+ * the copied todo calls, or any change anchored in a copied message (a call that changed nothing, a view or a
+ * failed call, is not recorded, so copies holding only those prove it by the user edits made at them). With no
+ * call copied there is nothing to check. A record that saw none of the copies (a record written before
+ * histories, or one whose history was dropped) cannot say what the list was then. A history that cannot
+ * answer for a point says nothing.
  */
 export function sourceStateAt(
   history: ListHistory,
@@ -187,7 +193,13 @@ export function sourceStateAt(
   const calls = copiedCalls(fork, copied)
   return {
     list: at.list,
-    knowsCalls: calls.length === 0 || stateAtCall(history, calls) !== undefined,
+    knowsCopies:
+      calls.length === 0 ||
+      stateAtCall(history, calls) !== undefined ||
+      recordedIn(
+        history,
+        source.slice(0, copied).map((m) => m.id),
+      ),
     base: base.list,
     reached,
   }
@@ -207,7 +219,7 @@ export interface Origin {
 
 /**
  * The list a session with no record starts with: the source's at the fork point when the fork was matched and
- * its record knows the copied calls, else the one its own history carries; undefined to start empty, as any
+ * its record saw the copied messages, else the one its own history carries; undefined to start empty, as any
  * new session does.
  */
 export function originOf(
@@ -220,14 +232,14 @@ export function originOf(
   if (match.kind === "ambiguous")
     notes.push(`the fork matches ${match.ids.length} sessions, so it starts from its own conversation`)
   if (match.kind === "found") {
-    if (source?.knowsCalls) {
+    if (source?.knowsCopies) {
       const started = historyReaching(source.base, source.reached, source.list)
       return { list: source.list, history: started, shown, from: "source", notes }
     }
     notes.push(
       source === undefined
         ? "the session it was forked from has no readable history here, so it starts from its own conversation"
-        : "the history of the session it was forked from lacks the copied todo calls, so it starts from its own conversation",
+        : "the history of the session it was forked from did not see the copied messages, so it starts from its own conversation",
     )
   }
   if (history.kind === "found") {

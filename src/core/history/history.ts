@@ -242,6 +242,21 @@ export function listAt(
 }
 
 /**
+ * Whether the history recorded a change anchored in one of `messageIDs` (a call, a /todo command's edit, a
+ * dialog edit after it): it then saw those messages, so its list before any of them is the one they had.
+ * Walks the whole history without replay: for a fork, not for every request.
+ */
+export function recordedIn(history: ListHistory, messageIDs: readonly string[]): boolean {
+  try {
+    const wanted = new Set(messageIDs)
+    for (const span of history.spans) for (const { pos } of walk(span)) if (wanted.has(pos.m)) return true
+    return false
+  } catch {
+    return false
+  }
+}
+
+/**
  * The newest recorded call among `callIDs` (a fork keeps its parent's call ids, with new message ids), with
  * the list before and after it. Walks the whole history: for a fork or an import, not for every request.
  */
