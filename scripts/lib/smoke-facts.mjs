@@ -2,7 +2,9 @@
 // an undo, a restart of OpenCode, then a redo gives the redone list; two OpenCode servers on one data folder
 // (two windows), undo in one and redo in the other, give the whole list back; a chain of forks never prompted
 // (fork of a fork of a fork) starts the last with the list of the first source, a dialog edit made there
-// before the fork included. Lists are read from the stored record and from the model's `todo view` results.
+// before the fork included; a task added in the 1.18 TUI's dialog to a fork of a fork no server has met (its
+// write path, over a v2 SDK client of this server) joins the list the fork starts with, not an empty one.
+// Lists are read from the stored record and from the model's `todo view` results.
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { toolResults } from "./mock-model.mjs"
@@ -102,6 +104,56 @@ export async function proveHostFacts({ boot, model, kit, check, need }) {
     "a fork of a fork of a fork, the middle ones never prompted, starts with the source's list, the dialog edit included",
     taskMark(chained, dropped) === "[-]" && taskMark(chained, TASKS[0]) === "[>]",
     chained?.split("\n").slice(0, 6).join(" | "),
+  )
+
+  // 4. Another source (forks of one source with the same copies cannot tell their source apart), forked and
+  // forked again, never prompted; the user adds a task in the TUI's dialog to the last.
+  const planned = (await second.createSession({ title: "Edited chain" })).id
+  await turn(second, planned, "init")
+  const drop = await kit.dialogAction({
+    dir: kit.todoDir(second.env),
+    session: planned,
+    task: dropped,
+    action: "drop",
+  })
+  need(
+    "the dialog dropped a task in the second source",
+    drop.list.some((p) => p.tasks.some((t) => t.text === dropped && t.status === "abandoned")),
+  )
+  await turn(second, planned, "plain")
+  const g1 = await second.api.post(`/session/${planned}/fork`, {})
+  const g2 = await second.api.post(`/session/${g1.id}/fork`, {})
+  const added = "Update the changelog"
+  const tuiEdit = await kit.dialogAdd({
+    dir: kit.todoDir(second.env),
+    session: g2.id,
+    phase: "Fix",
+    task: added,
+    server: { url: second.url, directory: project },
+  })
+  const shown = (list) => list.flatMap((p) => p.tasks).map((t) => `${t.text}: ${t.status}`)
+  check(
+    "a task added in the TUI's dialog to a fork of a fork no server has met joins the source's list",
+    TASKS.every((t) => shown(tuiEdit.list).some((s) => s.startsWith(`${t}: `))) &&
+      shown(tuiEdit.list).includes(`${added}: pending`) &&
+      shown(tuiEdit.list).includes(`${dropped}: abandoned`),
+    shown(tuiEdit.list).join(", "),
+  )
+  const edited = (await turn(second, g2.id, "view")).flatMap(toolResults).findLast(isView)
+  check(
+    "...and the fork's todo view, its first prompt, shows the source's tasks, the dialog's drop and the added task",
+    taskMark(edited, TASKS[0]) === "[>]" &&
+      taskMark(edited, dropped) === "[-]" &&
+      TASKS.every((t) => taskMark(edited, t) !== undefined) &&
+      taskMark(edited, added) === "[ ]",
+    edited?.split("\n").slice(0, 8).join(" | "),
+  )
+  check(
+    "...and the stored record the sidebar reads agrees",
+    storedMark(g2.id, TASKS[0]) === "in_progress" &&
+      storedMark(g2.id, dropped) === "abandoned" &&
+      storedMark(g2.id, added) === "pending",
+    `${storedMark(g2.id, TASKS[0])}, ${storedMark(g2.id, dropped)}, ${storedMark(g2.id, added)}`,
   )
   await other.stop()
   await second.stop()

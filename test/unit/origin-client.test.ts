@@ -2,7 +2,7 @@
 // session id and the query flat): each question reaches the host in that shape, and the answer comes back as is.
 
 import { describe, expect, it } from "vitest"
-import { originClient } from "../../src/tui/v1/list-facts.ts"
+import { originClient } from "../../src/tui/v1/fork-start.ts"
 
 describe("the TUI's client for the server's origin lookup", () => {
   it("passes the session id and the search flat, and hands back the host's answer", async () => {

@@ -4,14 +4,14 @@
 
 import type { TuiPlugin } from "@opencode-ai/plugin/tui"
 import { ErrorBoundary } from "solid-js"
-import { originFinder, sourceAtFork } from "../../server/origin.ts"
 import { CompactLine } from "../compact-line.tsx"
 import { createListSource, type Shell } from "../list-source.ts"
 import { disposeAll, sidebarCounter, startShell } from "../shell.ts"
 import { SidebarBlock } from "../sidebar.tsx"
 import { registerCommands } from "./commands.ts"
+import { forkStart } from "./fork-start.ts"
 import { v1Host } from "./host.tsx"
-import { originClient, v1Facts } from "./list-facts.ts"
+import { v1Facts } from "./list-facts.ts"
 
 export const tui: TuiPlugin = async (api, options) => {
   const directory = (): string => api.state.path?.directory || process.cwd()
@@ -24,15 +24,7 @@ export const tui: TuiPlugin = async (api, options) => {
   const known = v1Facts(api)
   const source = createListSource(known.facts, store, { limits })
   known.follow(source, offs)
-  // The server's own lookup, over this TUI's client: a fork no server has met starts where the server would start it.
-  // Its log lines are the server's to write; the TUI's terminal is not a log.
-  const startOf = originFinder({
-    client: originClient(api),
-    store,
-    limits,
-    log: () => {},
-    sourceAt: sourceAtFork,
-  })
+  const startOf = forkStart(api, store, limits)
   const shell: Shell = { host, store, source, limits, toast, directory, startOf }
   const sidebars = sidebarCounter()
 

@@ -12,7 +12,6 @@ import { latestToolList, toolPartList } from "../../core/list/carried.ts"
 import { parseSnapshot } from "../../core/list/parse.ts"
 import type { TodoList } from "../../core/list/types.ts"
 import { hostRevert, partsBefore } from "../../core/view/tui-protocol.ts"
-import type { Client } from "../../server/output.ts"
 import { stateDir } from "../../shared/paths.ts"
 import { heldFacts, type ListFacts, type ListSource, listen, revertMemory } from "../list-source.ts"
 
@@ -131,20 +130,4 @@ export function routeSession(api: TuiPluginApi): string | undefined {
   if (route.name !== "session") return undefined
   const id = (route.params as { sessionID?: unknown } | undefined)?.sessionID
   return typeof id === "string" && id ? id : undefined
-}
-
-/**
- * The three session questions the server's origin lookup (server/origin.ts) asks, in the shape it asks them,
- * over this TUI's client (the host's v2 SDK, which takes the session id and the query flat).
- */
-export function originClient(api: TuiPluginApi): Client {
-  const session = api.client.session
-  return {
-    session: {
-      messages: (o: { path: { id: string } }) => session.messages({ sessionID: o.path.id }),
-      get: (o: { path: { id: string } }) => session.get({ sessionID: o.path.id }),
-      list: (o: { query?: { search?: string; roots?: boolean; limit?: number } }) =>
-        session.list({ ...o.query }),
-    },
-  } as unknown as Client
 }
