@@ -228,7 +228,7 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
           id: skill.name,
           name: skill.name,
           description: skill.description,
-          location: join(SKILLS_DIR, "todo-discipline", "SKILL.md"),
+          path: join(SKILLS_DIR, "todo-discipline", "SKILL.md"),
           content: skill.content,
         } as never)
       }) as never),
