@@ -1,20 +1,41 @@
 #!/usr/bin/env node
-// The README's test command: every check the project has. Every step runs even when an earlier one
-// failed, so one run shows everything that is broken; then a table of the steps, their result and
-// their time, and a closing count. Exits non-zero when any step failed.
-import { spawnSync } from "node:child_process"
+// The README's test command: every check the project has, on both real hosts. Every step runs even when an
+// earlier one failed, so one run shows everything that is broken; then a table of the steps, their result and
+// their time per host, and a closing count. Exits non-zero when any step failed.
+//
+// Stages run in order; the lanes of a stage run side by side (each lane's steps in order). The two hosts' checks
+// share no port (each takes a free one), no data folder (each makes its own sandbox) and no tmux session name, so
+// OpenCode 1.18's lane and OpenCode 2's run at once. The benchmarks run alone, last: they time things.
+import { spawn, spawnSync } from "node:child_process"
 
-// One line per step: [name, command]. Steps run in this order.
-const steps = [
-  ["build", "npm run build"],
-  ["check", "npm run check"],
-  ["unit tests", "npm test"],
-  ["slow tests (crash, fuzz, stress, load)", "npm run test:slow"],
-  ["end-to-end smoke", "npm run smoke"],
-  ["demo (the README's first command)", "npm run demo"],
-  ["sidebar check (TUI in tmux)", "node scripts/sidebar-check.mjs"],
-  ["publish probe (fresh clone, packed and installed)", "node scripts/publish-probe.mjs"],
-  ["benchmarks (short)", "npm run bench:short"],
+const V1 = "1.18.33"
+const V2 = "2.0.15"
+/** [name, command, host] per step; host "" is neither. */
+const stages = [
+  [
+    [
+      ["build", "npm run build", ""],
+      ["check", "npm run check", ""],
+    ],
+  ],
+  [
+    [
+      ["unit tests", "npm test", ""],
+      ["slow tests (crash, fuzz, stress, load)", "npm run test:slow", ""],
+      ["end-to-end smoke", "npm run smoke", V1],
+      ["demo (the README's first command)", "npm run demo", V1],
+      ["sidebar check (TUI in tmux)", "node scripts/sidebar-check.mjs", V1],
+      ["publish probe (fresh clone, packed and installed)", "node scripts/publish-probe.mjs --host=1", V1],
+    ],
+    [
+      ["end-to-end smoke", "npm run smoke:2", V2],
+      ["undo, redo, fork, compaction", "npm run smoke:2:history", V2],
+      ["demo", "npm run demo -- --host=2", V2],
+      ["sidebar check (TUI in tmux)", "node scripts/sidebar-check2.mjs", V2],
+      ["publish probe (fresh clone, packed and installed)", "node scripts/publish-probe.mjs --host=2", V2],
+    ],
+  ],
+  [[["benchmarks (short)", "npm run bench:short", ""]]],
 ]
 
 /** The TUI checks drive the real TUI in tmux: install it from Debian's packages when missing. */
@@ -34,28 +55,59 @@ function ensureTmux() {
 }
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`
+
+/** One step; alone in its stage it prints as it goes, beside others its output is printed whole when it ends. */
+function runStep([name, command, host], alone) {
+  const label = host ? `${name} [OpenCode ${host}]` : name
+  const t0 = Date.now()
+  const [cmd, ...args] = command.split(" ")
+  if (alone) process.stdout.write(`\n=== ${label}: ${command}\n`)
+  return new Promise((resolve) => {
+    const out = alone ? "inherit" : "pipe"
+    const child = spawn(cmd, args, { stdio: ["ignore", out, out] })
+    const chunks = []
+    if (!alone) {
+      child.stdout.on("data", (d) => chunks.push(d))
+      child.stderr.on("data", (d) => chunks.push(d))
+    }
+    child.on("error", (error) => chunks.push(Buffer.from(`${error.message}\n`)))
+    child.on("close", (code, signal) => {
+      const ok = code === 0
+      const result = ok ? "passed" : signal ? `FAILED (${signal})` : `FAILED (exit ${code})`
+      const ms = Date.now() - t0
+      if (!alone) {
+        const text = Buffer.concat(chunks).toString("utf8")
+        process.stdout.write(`\n=== ${label}: ${command}\n${text}`)
+      }
+      process.stdout.write(`=== ${label}: ${result} in ${seconds(ms)}\n`)
+      resolve({ name, host, result, ok, ms })
+    })
+  })
+}
+
 const started = Date.now()
 ensureTmux()
 const results = []
-for (const [name, command] of steps) {
-  process.stdout.write(`\n=== ${name}: ${command}\n`)
-  const t0 = Date.now()
-  const [cmd, ...args] = command.split(" ")
-  const run = spawnSync(cmd, args, { stdio: "inherit" })
-  const ok = run.status === 0
-  const result = ok ? "passed" : run.signal ? `FAILED (${run.signal})` : `FAILED (exit ${run.status})`
-  results.push({ name, result, ok, ms: Date.now() - t0 })
-  process.stdout.write(`=== ${name}: ${result} in ${seconds(Date.now() - t0)}\n`)
+for (const lanes of stages) {
+  const alone = lanes.length === 1
+  const done = await Promise.all(
+    lanes.map(async (lane) => {
+      const out = []
+      for (const step of lane) out.push(await runStep(step, alone))
+      return out
+    }),
+  )
+  for (const lane of done) results.push(...lane)
 }
 
 const rows = [
-  ["step", "result", "time"],
-  ...results.map((r) => [r.name, r.result, seconds(r.ms)]),
-  ["total", "", seconds(Date.now() - started)],
+  ["step", "host", "result", "time"],
+  ...results.map((r) => [r.name, r.host || "-", r.result, seconds(r.ms)]),
+  ["total (the hosts' lanes run side by side)", "", "", seconds(Date.now() - started)],
 ]
-const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i].length)))
+const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i].length)))
 const line = (row) =>
-  `${row[0].padEnd(widths[0])}  ${row[1].padEnd(widths[1])}  ${row[2].padStart(widths[2])}`
+  `${row[0].padEnd(widths[0])}  ${row[1].padEnd(widths[1])}  ${row[2].padEnd(widths[2])}  ${row[3].padStart(widths[3])}`
 const failed = results.filter((r) => !r.ok).length
 process.stdout.write(
   `\n${rows.map(line).join("\n")}\n\nverify: ${results.length - failed} passed, ${failed} failed\n`,
