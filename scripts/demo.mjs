@@ -1,24 +1,44 @@
 #!/usr/bin/env node
 // The README's main job: a real OpenCode session with the plugin against the bundled scripted
 // model, no API key needed. The model plans a small fix in phases and works through part of it; the
-// user drops a task in the /todo dialog and the model is told; the model stops early with work open,
-// is reminded by the plugin, and finishes. Each step is printed as it happens, with the sidebar the
-// user sees whenever it changes, then the figures and the next step. The story's text comes from
-// scripts/lib/demo-story.ts, bundled at start (scripts/lib/kit.mjs: Node 20 does not run TypeScript); the
-// printed story is checked before the demo exits.
+// user drops a task (in the /todo dialog on 1.18; on OpenCode 2 as `/todo drop` run on the server over
+// the plugin's RPC) and the model is told; the model stops early with work open, is reminded by the
+// plugin, and finishes. Each step is printed as it happens, with the sidebar the user sees whenever it
+// changes, then the figures and the next step. `--host=2` runs it on OpenCode 2.0.15 instead of 1.18.33
+// (scripts/lib/demo-hosts.mjs holds what differs). The story's text comes from scripts/lib/demo-story.ts,
+// bundled at start (scripts/lib/kit.mjs: Node 20 does not run TypeScript); the printed story is checked
+// the same way on both hosts before the demo exits.
 import { spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { startHost } from "./lib/host.mjs"
+import { DEMO_HOSTS } from "./lib/demo-hosts.mjs"
+import { hasHost2 } from "./lib/host2.mjs"
 import { loadKit } from "./lib/kit.mjs"
 import { startMockModel, textOf } from "./lib/mock-model.mjs"
 import { DEMO_AFTER_REMINDER, DEMO_PLAN, DEMO_USER_DROPS, decide } from "./lib/scenarios.mjs"
-import { sleep, waitQuiet } from "./lib/wait.mjs"
+import { sleep } from "./lib/wait.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const SERVER_ENTRY = join(root, "dist", "server.mjs")
 const PROMPT = "The parser crashes on empty input. Please fix it."
+
+const args = process.argv.slice(2)
+const hostArg = args.find((a) => a.startsWith("--host="))?.slice("--host=".length) ?? "1"
+const unknown = args.filter((a) => !a.startsWith("--host="))
+if (!(hostArg in DEMO_HOSTS) || unknown.length > 0) {
+  console.error(
+    "usage: npm run demo [-- --host=1|2]   (1: OpenCode 1.18.33, the default; 2: OpenCode 2.0.15)",
+  )
+  process.exit(2)
+}
+if (hostArg === "2" && !hasHost2()) {
+  console.error(
+    "OpenCode 2 is not installed here: its binary comes with npm ci on linux-x64 only (@opencode/cli-linux-x64-baseline). Run the demo on 1.18 with npm run demo.",
+  )
+  process.exit(2)
+}
+const { title, start } = DEMO_HOSTS[hostArg]
 
 if (!existsSync(SERVER_ENTRY)) {
   console.log("Building the plugin first (npm run build)…")
@@ -52,7 +72,7 @@ function pluginTexts(body) {
   return texts
 }
 
-let host
+let demoHost
 let sessionID
 const printedCalls = new Set()
 let edited = false
@@ -89,18 +109,11 @@ async function demoDecide(body, info) {
     if (!edited && todoResults === 2) {
       edited = true
       try {
-        const outcome = await kit.dialogAction({
-          dir: kit.todoDir(host.env),
-          session: sessionID,
-          task: DEMO_USER_DROPS,
-          action: "drop",
-        })
-        const toast = outcome.toasts.map((t) => t.message).join("\n")
-        tell({ kind: "user-edit", action: outcome.action, task: DEMO_USER_DROPS, toast, list: outcome.list })
+        tell(await demoHost.userDrop(sessionID, DEMO_USER_DROPS))
         noticeFrom = pluginTexts(body)
       } catch (error) {
         // The story's check reports the missing step; the session goes on.
-        print(["", `  (the dialog's edit failed: ${error instanceof Error ? error.message : error})`])
+        print(["", `  (the user's edit failed: ${error instanceof Error ? error.message : error})`])
       }
     }
   }
@@ -111,29 +124,26 @@ async function demoDecide(body, info) {
 
 const started = Date.now()
 const model = await startMockModel({ decide: demoDecide })
-console.log("Starting the real opencode server with the plugin and a scripted local model…")
-host = await startHost({ modelUrl: model.url, plugins: [SERVER_ENTRY], bootTimeoutMs: 120_000 })
+console.log(`Starting the real ${title} server with the plugin and a scripted local model…`)
+demoHost = await start({ kit, modelUrl: model.url, serverEntry: SERVER_ENTRY })
 const bootSeconds = (Date.now() - started) / 1000
 let exitCode = 0
 try {
-  const session = await host.createSession()
+  const session = await demoHost.host.createSession()
   sessionID = session.id
   const seen = new Set()
-  let cursor = 0
+  const readParts = demoHost.partReader(session.id)
   let done = false
 
   // Tells each finished part once, in the order the host reports them.
   const printer = (async () => {
     while (!done) {
-      const events = host.events.slice(cursor)
-      cursor += events.length
-      for (const e of events) {
-        if (e.type !== "message.part.updated") continue
-        const part = e.properties.part
-        if (part.sessionID !== session.id || seen.has(part.id)) continue
+      for (const part of readParts()) {
+        const key = part.id ?? part.callID
+        if (key !== undefined && seen.has(key)) continue
         const item = kit.itemOfPart(part)
         if (!item) continue
-        seen.add(part.id)
+        if (key !== undefined) seen.add(key)
         tell(item)
         if (part.callID) printedCalls.add(part.callID)
       }
@@ -143,37 +153,28 @@ try {
 
   const sessionStarted = Date.now()
   tell({ kind: "user", text: PROMPT })
-  await host.turn(session.id, `scenario:demo ${PROMPT}`, { idleTimeoutMs: 150_000 })
+  await demoHost.turn(session.id, `scenario:demo ${PROMPT}`)
   // The reminder starts a second turn right after the first goes idle; the model's last reply ends it.
   const deadline = Date.now() + 150_000
   while (!finished && Date.now() < deadline) await sleep(100)
-  await host.waitSettled(session.id, { timeoutMs: 60_000 })
-  await waitQuiet(host, model, session.id, { quietMs: 1500, timeoutMs: 60_000 })
+  await demoHost.quiet(session.id, model)
   const sessionSeconds = (Date.now() - sessionStarted) / 1000
   done = true
   await printer
 
-  const messages = await host.listMessages(session.id)
-  const reminders = messages.filter((m) =>
-    m.parts.some((p) => p.type === "text" && p.synthetic && p.text?.trimStart().startsWith(kit.MARKER)),
-  ).length
-  const todoOutputs = messages
-    .flatMap((m) => m.parts)
-    .filter((p) => p.type === "tool" && p.tool === "todo")
-    .map((p) => String(p.state?.output ?? p.state?.error ?? ""))
-  const finalList = messages
-    .flatMap((m) => m.parts)
-    .filter((p) => p.type === "tool" && p.tool === "todo")
-    .at(-1)?.state?.metadata?.list
+  const { reminders, todoOutputs, finalList } = await demoHost.record(session.id)
   print(
-    kit.closingLines({
-      mainRequests: model.requests.filter((r) => r.kind === "main").length,
-      titleRequests: model.requests.filter((r) => r.kind !== "main").length,
-      reminders,
-      todoOutputs,
-      sessionSeconds,
-      bootSeconds,
-    }),
+    kit.closingLines(
+      {
+        mainRequests: model.requests.filter((r) => r.kind === "main").length,
+        titleRequests: model.requests.filter((r) => r.kind !== "main").length,
+        reminders,
+        todoOutputs,
+        sessionSeconds,
+        bootSeconds,
+      },
+      hostArg,
+    ),
   )
   const open = (finalList ?? [])
     .flatMap((p) => p.tasks)
@@ -193,7 +194,7 @@ try {
   console.error(`demo: ${error instanceof Error ? error.stack : error}`)
   exitCode = 1
 } finally {
-  await host.stop().catch(() => {})
+  await demoHost.stop().catch(() => {})
   await model.close()
 }
 process.exit(exitCode)

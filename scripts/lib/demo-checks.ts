@@ -8,14 +8,15 @@ import { COLUMNS, INDENT, LABELS } from "./demo-story.ts"
 
 /** The steps of the story, in the order they must first appear. */
 export const STEPS = [
-  { name: "the user asks", label: LABELS.user },
-  { name: "the agent plans", label: `${LABELS.tool} todo init` },
-  { name: "the user edits in the dialog", label: LABELS.edit },
-  { name: "the model is told of the edit", label: LABELS.notice },
-  { name: "the agent stops early", label: LABELS.assistant },
-  { name: "the plugin reminds it", label: LABELS.reminder },
-  { name: "the figures", label: LABELS.figures },
-  { name: "the next step", label: LABELS.next },
+  { name: "the user asks", labels: [LABELS.user] },
+  { name: "the agent plans", labels: [`${LABELS.tool} todo init`] },
+  // In the dialog (1.18), or typed and run on the server over RPC (OpenCode 2).
+  { name: "the user edits the list", labels: [LABELS.edit, LABELS.typed] },
+  { name: "the model is told of the edit", labels: [LABELS.notice] },
+  { name: "the agent stops early", labels: [LABELS.assistant] },
+  { name: "the plugin reminds it", labels: [LABELS.reminder] },
+  { name: "the figures", labels: [LABELS.figures] },
+  { name: "the next step", labels: [LABELS.next] },
 ] as const
 
 /**
@@ -29,7 +30,7 @@ export function storyProblems(text: string, tasks: readonly string[], phases: re
   const lines = text.split("\n")
   let from = 0
   for (const step of STEPS) {
-    const at = lines.findIndex((line, i) => i >= from && startsStep(line, step.label))
+    const at = lines.findIndex((line, i) => i >= from && step.labels.some((l) => startsStep(line, l)))
     if (at === -1) {
       problems.push(`step "${step.name}" is missing or out of order`)
       continue

@@ -35,6 +35,11 @@ export type StoryItem =
       /** The dialog row the user picked ("Drop"), and the task it was picked on. */
       readonly action: string
       readonly task: string
+      /**
+       * The `/todo` line, when the change was typed and run on the server over the plugin's RPC (OpenCode 2)
+       * instead of picked in the dialog.
+       */
+      readonly typed?: string
       /** The toast the dialog shows after the change. */
       readonly toast: string
       readonly list: TodoList
@@ -44,6 +49,8 @@ export type StoryItem =
 /** A message part as the host reports it in `message.part.updated` (the fields the story reads). */
 export interface HostPart {
   readonly type?: string
+  /** A tool part's call id: the id the model's request carries its result under. */
+  readonly callID?: string
   readonly text?: string
   readonly synthetic?: boolean
   readonly time?: { readonly end?: number }
@@ -81,6 +88,66 @@ export function itemOfPart(part: HostPart): StoryItem | undefined {
   return { kind: "tool", tool: String(part.tool), input: state.input, output }
 }
 
+/** An event of OpenCode 2's `/api/event` stream: `{ type, data }`. */
+export interface HostEvent2 {
+  readonly type?: string
+  readonly data?: Record<string, unknown>
+}
+
+/**
+ * Reads OpenCode 2's event stream as the parts `itemOfPart` tells: a tool part when its call ends
+ * (`session.tool.success` / `.failed`; its name came with `session.tool.input.started`, its input with
+ * `session.tool.called`), the assistant's text when it ends, and a synthetic message when the host queues
+ * it (the plugin's reminder). Remembers the calls it has seen; events of other sessions are skipped.
+ */
+export function v2PartReader(sessionID: string): (event: HostEvent2) => HostPart | undefined {
+  const calls = new Map<string, { tool?: string; input?: unknown }>()
+  const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined)
+  return (event) => {
+    const data = event.data
+    if (!data || data.sessionID !== sessionID) return undefined
+    const id = str(data.id)
+    switch (event.type) {
+      case "session.tool.input.started":
+        if (id) calls.set(id, { ...calls.get(id), tool: str(data.name) })
+        return undefined
+      case "session.tool.called":
+        if (id) calls.set(id, { ...calls.get(id), input: data.input })
+        return undefined
+      case "session.tool.success":
+      case "session.tool.failed": {
+        if (!id) return undefined
+        const call = calls.get(id) ?? {}
+        const ok = event.type === "session.tool.success"
+        const content = Array.isArray(data.content) ? data.content : []
+        const output = content.map((c) => str((c as { text?: unknown })?.text) ?? "").join("")
+        const error = (data.error as { message?: unknown } | undefined)?.message
+        return {
+          type: "tool",
+          callID: id,
+          tool: call.tool ?? "tool",
+          state: ok
+            ? {
+                status: "completed",
+                input: call.input,
+                output,
+                metadata: data.metadata as { list?: TodoList },
+              }
+            : { status: "error", input: call.input, error: str(error) ?? "failed" },
+        }
+      }
+      case "session.text.ended":
+        return { type: "text", text: str(data.text) ?? "", time: { end: 1 } }
+      case "session.inbox.enqueued": {
+        const item = data.item as { type?: unknown; payload?: { text?: unknown } } | undefined
+        if (item?.type !== "synthetic") return undefined
+        return { type: "text", synthetic: true, text: str(item.payload?.text) ?? "" }
+      }
+    }
+    return undefined
+  }
+}
+
 /** Each step's first line starts with its label; the check below finds the story's steps by them. */
 export const LABELS = {
   user: "user:",
@@ -88,6 +155,7 @@ export const LABELS = {
   tool: "agent →",
   reminder: "plugin → model (reminder, a new message):",
   edit: "you, in the /todo dialog:",
+  typed: "you, in the TUI:",
   notice: "plugin → model (added to its next request, once):",
   figures: "Figures",
   next: "Next step:",
@@ -163,7 +231,12 @@ function plural(n: number, word: string): string {
 /** A shell call as one line: its description, else its command, cut short. */
 function toolCallText(tool: string, input: unknown): string {
   const args = (input ?? {}) as Record<string, unknown>
-  const what = typeof args.description === "string" ? args.description : JSON.stringify(input ?? {})
+  const what =
+    typeof args.description === "string"
+      ? args.description
+      : typeof args.command === "string"
+        ? args.command
+        : JSON.stringify(input ?? {})
   return `${printable(tool)}: ${cut(printable(what), 80)}`
 }
 
@@ -298,7 +371,13 @@ export function tell(
       break
     case "user-edit":
       list = item.list
-      lines.push(`${INDENT}${LABELS.edit} ${q(item.task)} → ${printable(item.action)}`)
+      if (item.typed === undefined)
+        lines.push(`${INDENT}${LABELS.edit} ${q(item.task)} → ${printable(item.action)}`)
+      else
+        lines.push(
+          `${INDENT}${LABELS.typed} /todo ${printable(item.typed)}`,
+          `${BODY}(run on the server through the plugin's RPC: no model turn)`,
+        )
       lines.push(
         ...printable(item.toast)
           .split("\n")
@@ -334,8 +413,25 @@ export interface Figures {
   readonly bootSeconds?: number
 }
 
-/** The closing figures and the next step. */
-export function closingLines(figures: Figures): string[] {
+/** The OpenCode a demo runs on: "1" for 1.18, "2" for OpenCode 2. */
+export type DemoHost = "1" | "2"
+
+/** The step after the demo on each host: the command that installs the plugin, and what it does. */
+const NEXT: Record<DemoHost, readonly string[]> = {
+  "1": [
+    "npm run install-plugin",
+    "lists this plugin in your OpenCode config (README, Install). Restart OpenCode",
+    "and your sessions get the todo tool, /todo and the sidebar.",
+  ],
+  "2": [
+    "npm run install-plugin -- --host=2",
+    "writes this plugin's folder into your OpenCode 2 config (docs/opencode-2.md).",
+    "Restart OpenCode and your sessions get the todo tool, /todo and the sidebar.",
+  ],
+}
+
+/** The closing figures and the next step on `host`. */
+export function closingLines(figures: Figures, host: DemoHost = "1"): string[] {
   const chars = figures.todoOutputs.reduce((n, o) => n + o.length, 0)
   const calls = figures.todoOutputs.length
   const lines = [
@@ -349,12 +445,8 @@ export function closingLines(figures: Figures): string[] {
     lines.push(
       `${INDENT}session: ${figures.sessionSeconds.toFixed(0)} s${figures.bootSeconds === undefined ? "" : ` (after ${figures.bootSeconds.toFixed(0)} s to start OpenCode)`}`,
     )
-  lines.push(
-    "",
-    `${LABELS.next} npm run install-plugin`,
-    `${INDENT}lists this plugin in your OpenCode config (README, Install). Restart OpenCode`,
-    `${INDENT}and your sessions get the todo tool, /todo and the sidebar.`,
-  )
+  const [command, ...what] = NEXT[host]
+  lines.push("", `${LABELS.next} ${command}`, ...what.map((line) => `${INDENT}${line}`))
   return lines.flatMap((line) => wrapLine(line))
 }
 

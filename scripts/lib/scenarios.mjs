@@ -176,7 +176,21 @@ scenarios.demo = (info, body) => {
   const results = info.toolResults.length
   const [script, at] =
     stops === 0 ? [DEMO_FIRST, results] : [DEMO_AFTER_REMINDER, results - DEMO_FIRST.length + 1]
-  return script[Math.max(0, Math.min(at, script.length - 1))]
+  return withHostShell(script[Math.max(0, Math.min(at, script.length - 1))], info.toolNames)
+}
+
+/**
+ * A reply's `bash` call as the host offers a shell: OpenCode 2 names its tool `shell` and takes no
+ * `description`, so there the call is `shell` with the command alone.
+ */
+export function withHostShell(reply, toolNames = []) {
+  if (!reply?.toolCalls || toolNames.includes("bash") || !toolNames.includes("shell")) return reply
+  return {
+    ...reply,
+    toolCalls: reply.toolCalls.map((c) =>
+      c.name === "bash" ? { ...c, name: "shell", args: { command: c.args.command } } : c,
+    ),
+  }
 }
 
 export function decide(body, info) {

@@ -17,6 +17,8 @@
 // - A plugin whose package exports "./rpc" is flagged as having RPC (packages/core/src/plugin/module.ts@07db2b92,
 //   packages/plugin/src/host.ts@4676c932): this package exports this module there.
 
+import { STORED_LIMITS } from "../core/config.ts"
+import { parseSnapshot } from "../core/list/parse.ts"
 import { isRecord } from "../core/list/result.ts"
 import type { TodoList } from "../core/list/types.ts"
 import { PLUGIN_ID } from "../core/list/words.ts"
@@ -186,4 +188,12 @@ export function decodeReply(payload: unknown): ReplyEvent | undefined {
 export function decodeRunOutput(value: unknown): RunOutput | undefined {
   if (!isRecord(value) || typeof value.ok !== "boolean" || typeof value.text !== "string") return undefined
   return { ok: value.ok, text: value.text }
+}
+
+/** A `list` answer's list (bare or wrapped in `data`), parsed as the store would; undefined when not one. */
+export function decodeListOutput(value: unknown): TodoList | undefined {
+  const body = isRecord(value) && !("list" in value) && isRecord(value.data) ? value.data : value
+  if (!isRecord(body) || !("list" in body)) return undefined
+  const parsed = parseSnapshot(body.list, STORED_LIMITS)
+  return parsed.ok ? parsed.value : undefined
 }

@@ -22,10 +22,17 @@ import {
   START,
   type StoryItem,
   tell,
+  v2PartReader,
   withoutList,
 } from "../../scripts/lib/demo-story.ts"
 import { dialogAction } from "../../scripts/lib/demo-user.ts"
-import { DEMO_AFTER_REMINDER, DEMO_FIRST, DEMO_PLAN, DEMO_USER_DROPS } from "../../scripts/lib/scenarios.mjs"
+import {
+  DEMO_AFTER_REMINDER,
+  DEMO_FIRST,
+  DEMO_PLAN,
+  DEMO_USER_DROPS,
+  decide,
+} from "../../scripts/lib/scenarios.mjs"
 import { STORED_LIMITS } from "../../src/core/config.ts"
 import { execute } from "../../src/core/list/execute.ts"
 import { parseSnapshot } from "../../src/core/list/parse.ts"
@@ -48,7 +55,7 @@ afterEach(() => {
  * runs on the stored list, the user drops a task through the dialog's path after the second todo
  * result, the next request carries the notice, and the reminder follows the first stop.
  */
-async function simulatedStory(): Promise<{ items: StoryItem[]; outputs: string[] }> {
+async function simulatedStory(typed?: string): Promise<{ items: StoryItem[]; outputs: string[] }> {
   const dir = mkdtempSync(join(tmpdir(), "demo-story-"))
   dirs.push(dir)
   const store = createStore({ dir, parse: (raw) => parseSnapshot(raw, STORED_LIMITS), warn: () => {} })
@@ -82,6 +89,7 @@ async function simulatedStory(): Promise<{ items: StoryItem[]; outputs: string[]
           kind: "user-edit",
           action: edit.action,
           task: DEMO_USER_DROPS,
+          ...(typed === undefined ? {} : { typed }),
           toast: edit.toasts.map((t) => t.message).join("\n"),
           list,
         })
@@ -108,9 +116,13 @@ function told(items: readonly StoryItem[], paint = PLAIN): string[] {
   return lines
 }
 
-async function fullStory(paint = PLAIN): Promise<string> {
-  const { items, outputs } = await simulatedStory()
-  const closing = closingLines({ mainRequests: 11, titleRequests: 1, reminders: 1, todoOutputs: outputs })
+/** The story told; on OpenCode 2 (`host` "2") the user's drop is typed and run over RPC. */
+async function fullStory(paint = PLAIN, host: "1" | "2" = "1"): Promise<string> {
+  const { items, outputs } = await simulatedStory(host === "2" ? `drop "${DEMO_USER_DROPS}"` : undefined)
+  const closing = closingLines(
+    { mainRequests: 11, titleRequests: 1, reminders: 1, todoOutputs: outputs },
+    host,
+  )
   return [...told(items, paint), ...closing].join("\n")
 }
 
@@ -149,6 +161,15 @@ describe("the demo's story", () => {
     expect(figures).toContain("npm run install-plugin")
   })
 
+  it("passes the same checks on OpenCode 2, where the drop is typed and ends with that host's install", async () => {
+    const text = await fullStory(PLAIN, "2")
+    expect(storyProblems(text, TASKS, PHASES)).toEqual([])
+    expect(text).toContain(`${LABELS.typed} /todo drop "${DEMO_USER_DROPS}"`)
+    expect(text).not.toContain(LABELS.edit)
+    expect(text).toMatch(/toast: "Update the changelog": pending → dropped/)
+    expect(text.slice(text.indexOf(LABELS.next))).toMatch(/^Next step: npm run install-plugin -- --host=2\n/)
+  })
+
   it("paints the same text on a terminal", async () => {
     const coloured = await fullStory(COLOUR)
     expect(coloured).toContain("\u001b[")
@@ -157,6 +178,16 @@ describe("the demo's story", () => {
 })
 
 describe("the story's checks catch what they check", () => {
+  it("a story without the user's edit is reported", async () => {
+    const text = (await fullStory())
+      .split("\n")
+      .filter((line) => !line.includes(LABELS.edit))
+      .join("\n")
+    expect(storyProblems(text, TASKS, PHASES)).toContain(
+      'step "the user edits the list" is missing or out of order',
+    )
+  })
+
   const list = execute([], { list: DEMO_PLAN }) as { ok: true; list: TodoList }
 
   it("a call that prints the list as text and as a sidebar is reported", () => {
@@ -246,6 +277,57 @@ describe("the story's pieces", () => {
       tool: "bash",
       input: undefined,
       output: "boom",
+    })
+  })
+
+  // Recorded from OpenCode 2.0.15's /api/event stream (the fields the reader uses).
+  it("reads OpenCode 2's events as the parts it tells", () => {
+    const read = v2PartReader("ses_a")
+    const event = (type: string, data: Record<string, unknown>) =>
+      read({ type, data: { sessionID: "ses_a", ...data } })
+    expect(event("session.tool.input.started", { id: "call_1", name: "todo" })).toBeUndefined()
+    expect(
+      event("session.tool.called", { id: "call_1", input: { op: "view" }, executed: false }),
+    ).toBeUndefined()
+    const list = [{ name: "P", tasks: [{ text: "A", status: "pending" as const }] }]
+    const done = event("session.tool.success", {
+      id: "call_1",
+      content: [{ type: "text", text: "out" }],
+      metadata: { title: "t", ok: true, list },
+    })
+    expect(done?.callID).toBe("call_1")
+    expect(itemOfPart(done!)).toEqual({ kind: "todo", input: { op: "view" }, output: "out", list })
+    event("session.tool.input.started", { id: "call_2", name: "bash" })
+    const failed = event("session.tool.failed", {
+      id: "call_2",
+      error: { type: "tool.execution", message: "No tool" },
+    })
+    expect(itemOfPart(failed!)).toEqual({ kind: "tool", tool: "bash", input: undefined, output: "No tool" })
+    expect(itemOfPart(event("session.text.ended", { ordinal: 0, text: "done" })!)).toEqual({
+      kind: "assistant",
+      text: "done",
+    })
+    const reminder = reminderText(list)
+    const queued = event("session.inbox.enqueued", {
+      inboxID: "msg_1",
+      item: { type: "synthetic", payload: { text: reminder }, delivery: "steer" },
+    })
+    expect(itemOfPart(queued!)).toEqual({ kind: "reminder", text: reminder })
+    // The user's own prompt, another session's events, and events the story does not tell.
+    expect(
+      event("session.inbox.enqueued", { item: { type: "user", payload: { text: "hi" } } }),
+    ).toBeUndefined()
+    expect(read({ type: "session.text.ended", data: { sessionID: "ses_b", text: "x" } })).toBeUndefined()
+    expect(event("session.step.ended", { finish: "stop" })).toBeUndefined()
+  })
+
+  it("calls the shell the host offers: bash on 1.18, shell (command only) on OpenCode 2", () => {
+    const body = { messages: [{ role: "user", content: "scenario:demo fix it" }] }
+    const first = (toolNames: string[]) =>
+      decide(body, { kind: "main", toolNames, toolResults: [{ id: "c1", name: "todo" }], userCount: 1 })
+    expect(first(["bash", "todo"])).toEqual(DEMO_FIRST[1])
+    expect(first(["shell", "todo"])).toEqual({
+      toolCalls: [{ name: "shell", args: { command: "echo 'parse(\"\") -> TypeError'" } }],
     })
   })
 })

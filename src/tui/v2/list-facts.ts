@@ -6,12 +6,15 @@
 // a finished execution, an admitted prompt. The server's `notice` events become toasts.
 
 import { existsSync } from "node:fs"
-import { STORED_LIMITS } from "../../core/config.ts"
-import { parseSnapshot } from "../../core/list/parse.ts"
 import { isRecord } from "../../core/list/result.ts"
-import type { TodoList } from "../../core/list/types.ts"
 import { hostRevert } from "../../core/view/tui-protocol.ts"
-import { decodeChanged, decodeNotice, decodeReply, decodeRunOutput } from "../../shared/v2-rpc.ts"
+import {
+  decodeChanged,
+  decodeListOutput,
+  decodeNotice,
+  decodeReply,
+  decodeRunOutput,
+} from "../../shared/v2-rpc.ts"
 import {
   heldFacts,
   type ListFacts,
@@ -26,14 +29,6 @@ import type { V2Context, V2RpcClient } from "./context.ts"
 function sessionOf(event: unknown): string | undefined {
   const data = isRecord(event) && isRecord(event.data) ? event.data : event
   return isRecord(data) && typeof data.sessionID === "string" && data.sessionID ? data.sessionID : undefined
-}
-
-/** A `list` answer's list (bare or wrapped in `data`), parsed as the store would; undefined when not one. */
-export function decodeListOutput(value: unknown): TodoList | undefined {
-  const body = isRecord(value) && !("list" in value) && isRecord(value.data) ? value.data : value
-  if (!isRecord(body) || !("list" in body)) return undefined
-  const parsed = parseSnapshot(body.list, STORED_LIMITS)
-  return parsed.ok ? parsed.value : undefined
 }
 
 export interface V2Facts {
