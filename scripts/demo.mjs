@@ -78,6 +78,7 @@ const printedCalls = new Set()
 let edited = false
 let noticeWaited = false
 let noticeFrom // plugin texts of the request the edit happened in; the next request's new one is the notice
+let noticeText // the notice as the model got it
 let finished = false
 
 /**
@@ -95,6 +96,7 @@ async function demoDecide(body, info) {
       // The server reads the edit on its next hook; when the record was still locked then (a loaded
       // machine), it keeps the note stored and sends it with the request after: wait for that one too.
       if (notice) {
+        noticeText = notice
         tell({ kind: "notice", text: notice })
         noticeFrom = undefined
       } else if (noticeWaited) {
@@ -185,6 +187,11 @@ try {
     DEMO_PLAN.map((p) => p.phase),
   )
   if (reminders !== 1) problems.push(`expected one reminder, saw ${reminders}`)
+  const toldTimes = model.requests.filter(
+    (r) => r.kind === "main" && noticeText !== undefined && pluginTexts(r.body).includes(noticeText),
+  ).length
+  if (noticeText !== undefined && toldTimes !== 1)
+    problems.push(`expected the model told of the edit in one request, it was in ${toldTimes}`)
   if (!finalList || open.length > 0) problems.push("expected every task closed at the end")
   if (problems.length > 0) {
     console.log(`\nThe demo did not go as scripted:\n${problems.map((p) => `  - ${p}`).join("\n")}`)
