@@ -29,6 +29,10 @@ export const TODO_RPC_ID = PLUGIN_ID
 
 const sessionID = { type: "string", minLength: 1, maxLength: 256 } as const
 const text = { type: "string", maxLength: 65_536 } as const
+// A reply to the person can be the whole list (`show`, `copy`): its length follows the user's limits (over 120,000
+// characters at the default ones, with blocked reasons), and the host refuses an answer or an event longer than its
+// schema allows (`rpc.invalid_output`, a failed emit; seen on 2.0.15). So a reply's text has no bound here.
+const replyText = { type: "string" } as const
 const VARIANTS: readonly Variant[] = ["info", "success", "warning", "error"]
 
 /**
@@ -71,7 +75,7 @@ export const TODO_RPC = {
       },
       output: {
         type: "object",
-        properties: { ok: { type: "boolean" }, text },
+        properties: { ok: { type: "boolean" }, text: replyText },
         required: ["ok", "text"],
         additionalProperties: false,
       },
@@ -102,7 +106,7 @@ export const TODO_RPC = {
     reply: {
       schema: {
         type: "object",
-        properties: { sessionID, ok: { type: "boolean" }, text },
+        properties: { sessionID, ok: { type: "boolean" }, text: replyText },
         required: ["sessionID", "ok", "text"],
         additionalProperties: false,
       },

@@ -1,7 +1,7 @@
 // The server's OpenCode 2 binding (src/server/v2.ts) against the fake V2 host (test/fixtures/v2-host.ts): loading,
 // the tool, /todo, the skill, the session's speaking rules, stubs, undo, redo, fork, compaction, a denied agent.
 
-import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { MARKER } from "../../src/core/list/words.ts"
@@ -133,6 +133,35 @@ describe("OpenCode 2: /todo", () => {
     const listed = (await host.rpc("list", { sessionID: "ses_r" })) as { list: unknown }
     expect(statuses(listed.list)).toContain("C:abandoned")
   })
+
+  it("answers show and copy of a full list, whose text passes 65,536 characters, over RPC and in the reply", async () => {
+    const host = await start()
+    await host.prompt("ses_big", "Build")
+    // 200 blocked tasks of 288 characters with 280-character reasons: the default limits allow it.
+    const lines = Array.from({ length: 10 }, (_, p) => [
+      `## Phase ${p + 1}`,
+      ...Array.from({ length: 20 }, (_, i) => [
+        `- [!] Task ${p * 20 + i + 1} ${"x".repeat(280)}`,
+        `  - blocked: ${"why ".repeat(70).trim()}`,
+      ]).flat(),
+    ]).flat()
+    writeFileSync(join(host.project, "TODO.md"), `${lines.join("\n")}\n`)
+    const imported = (await host.rpc("run", { sessionID: "ses_big", text: "import --force" })) as {
+      ok: boolean
+    }
+    expect(imported.ok).toBe(true)
+    for (const verb of ["show", "copy"]) {
+      const answer = (await host.rpc("run", { sessionID: "ses_big", text: verb })) as {
+        ok: boolean
+        text: string
+      }
+      expect(answer.ok).toBe(true)
+      expect(answer.text.length).toBeGreaterThan(65_536)
+      await host.command("ses_big", "todo", verb)
+      const reply = host.rpcEvents.filter((e) => e.name === "reply").at(-1)!
+      expect(String(reply.data.text)).toContain("Task 200")
+    }
+  })
 })
 
 describe("OpenCode 2: the skill", () => {
@@ -146,7 +175,7 @@ describe("OpenCode 2: the skill", () => {
     expect(front).toContain(`description: ${String(skill.description)}\n`)
     expect(String(skill.content)).toMatch(/^# Todo discipline/)
     expect(String(skill.content)).not.toMatch(/^---/)
-    expect(existsSync(String(skill.location))).toBe(true)
+    expect(existsSync(String(skill.path))).toBe(true)
   })
 })
 
