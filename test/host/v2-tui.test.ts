@@ -6,6 +6,7 @@ import { rmSync } from "node:fs"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { limitsOf, resolveConfig } from "../../src/core/config.ts"
 import { runUserOps } from "../../src/shared/user-edits.ts"
+import { type FakeNode, textOf } from "../fixtures/opentui-fake.ts"
 import { createV2Tui, type FakeV2Tui, until } from "../fixtures/v2-tui.ts"
 
 const ENTRY = new URL("../../src/tui/index.tsx", import.meta.url).href
@@ -83,6 +84,26 @@ describe("sidebar and compact line", () => {
     const sidebar = tui.mountSlot("sidebar.content", { sessionID: SESSION })
     const text = await until(() => sidebar.text().includes("Write the parser") && sidebar.text())
     expect(text).toContain("Tag the release")
+    sidebar.dispose()
+  })
+
+  it("colours each status with the 2.0.15 theme's tokens (text.base, text.muted, text.feedback.<kind>.base)", async () => {
+    await seed(SESSION, [
+      { op: "done", target: { kind: "task", text: "Write the parser" } },
+      { op: "block", target: { kind: "task", text: "Tag the release" }, reason: "waiting on review" },
+    ])
+    await tui.load(ENTRY)
+    const sidebar = tui.mountSlot("sidebar.content", { sessionID: SESSION })
+    await until(() => sidebar.text().includes("Tag the release"))
+    const colours = new Map<string, unknown>()
+    const walk = (node: FakeNode) => {
+      const fg = (node.props.style as { fg?: unknown } | undefined)?.fg
+      const glyph = /^\s*([▶○⊘✓]|Todo)/.exec(textOf(node))?.[1]
+      if (node.type === "span" && glyph && !colours.has(glyph)) colours.set(glyph, fg)
+      for (const child of node.children) walk(child)
+    }
+    walk(sidebar.root)
+    expect(Object.fromEntries(colours)).toEqual({ Todo: "text", "▶": "warning", "⊘": "error" })
     sidebar.dispose()
   })
 

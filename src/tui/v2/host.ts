@@ -20,14 +20,15 @@ function token(theme: unknown, paths: readonly string[]): RGBA | string | undefi
   return undefined
 }
 
-// packages/theme/src/tui/types.ts@f54581e5: text.default, text.subdued, text.feedback.<kind>.default;
-// the CLI plugin docs (cli.mdx@13ec4bef) still show text.base, so both are tried.
+// OpenCode 2.0.15's own TUI reads text.base, text.muted and text.feedback.<kind>.base (seen in its binary; the
+// sidebar's glyphs had no colour before `.base` was tried); packages/theme/src/tui/types.ts@f54581e5 names them
+// text.default, text.subdued, text.feedback.<kind>.default. Both are tried, 2.0.15's first.
 const TONES: Record<"text" | "muted" | "warning" | "error" | "success", readonly string[]> = {
-  text: ["text.default", "text.base"],
-  muted: ["text.subdued", "text.muted", "text.default", "text.base"],
-  warning: ["text.feedback.warning.default", "text.warning", "warning"],
-  error: ["text.feedback.error.default", "text.error", "error"],
-  success: ["text.feedback.success.default", "text.success", "success"],
+  text: ["text.base", "text.default"],
+  muted: ["text.muted", "text.subdued", "text.base", "text.default"],
+  warning: ["text.feedback.warning.base", "text.feedback.warning.default", "text.warning", "warning"],
+  error: ["text.feedback.error.base", "text.feedback.error.default", "text.error", "error"],
+  success: ["text.feedback.success.base", "text.feedback.success.default", "text.success", "success"],
 }
 
 export function v2Color(theme: unknown, tone: Tone): RGBA | string | undefined {
