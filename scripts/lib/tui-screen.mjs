@@ -23,8 +23,25 @@ export function compactRow(screen) {
   return undefined
 }
 
-/** The screen helpers over the TUI `currentTui()` returns when each is called. */
-export function tuiScreen(currentTui) {
+/**
+ * The compact line on OpenCode 2: the row just above the prompt box (the `session.composer.top` slot), when it
+ * reads "<glyph> … · n/m". The box is the run of rows starting with "┃" that ends in its "╹▀" bottom edge.
+ */
+export function compactRow2(screen) {
+  const edge = screen.text.findLastIndex((l) => /^\s*╹▀/.test(l))
+  if (edge < 0) return undefined
+  let y = edge - 1
+  while (y >= 0 && /^\s*┃/.test(screen.text[y])) y--
+  const text = y >= 0 ? screen.text[y].trimEnd() : ""
+  return /^\s*[▶○⊘✓] .*(· )?\d+\/\d+/.test(text) ? { y, text } : undefined
+}
+
+/**
+ * The screen helpers over the TUI `currentTui()` returns when each is called. options: `compact` finds the
+ * compact line (compactRow on 1.18, compactRow2 on OpenCode 2); `pickTypes`: choosing a slash command in the
+ * autocomplete only types it into the prompt, so opening the dialog takes a second Enter (OpenCode 2).
+ */
+export function tuiScreen(currentTui, { compact = compactRow, pickTypes = false } = {}) {
   /** The Todo block of the sidebar on a screen, or undefined. */
   function todoBlock(screen) {
     return sidebarBlock(currentTui().sidebar(screen), "Todo") ?? undefined
@@ -39,7 +56,7 @@ export function tuiScreen(currentTui) {
 
   function compactHas(pattern) {
     return (screen) => {
-      const row = compactRow(screen)
+      const row = compact(screen)
       return Boolean(row && pattern.test(row.text))
     }
   }
@@ -56,10 +73,9 @@ export function tuiScreen(currentTui) {
    */
   async function sidebarState(shown) {
     const now = await currentTui().settle({ settleMs: 700 })
-    const compact = compactRow(now) !== undefined
-    if (compact !== shown) return now
+    if ((compact(now) !== undefined) !== shown) return now
     currentTui().press("C-x", "b")
-    return currentTui().waitFor((s) => (compactRow(s) === undefined) === shown, { timeoutMs: 10_000 })
+    return currentTui().waitFor((s) => (compact(s) === undefined) === shown, { timeoutMs: 10_000 })
   }
 
   /** Types `/todo`, waits for the autocomplete, presses Enter; resolves with the dialog's screen. */
@@ -70,6 +86,10 @@ export function tuiScreen(currentTui) {
     })
     await sleep(300)
     currentTui().press("Enter")
+    if (pickTypes) {
+      await sleep(400)
+      currentTui().press("Enter")
+    }
     return currentTui().waitFor(/Append a task…[\s\S]*Import from TODO\.md…/, { timeoutMs: 15_000 })
   }
 

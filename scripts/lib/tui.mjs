@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { hostConfig, makeSandbox, OPENCODE_BIN, sandboxEnv } from "./host.mjs"
+import { OPENCODE2_BIN } from "./host2.mjs"
 import { sleep } from "./wait.mjs"
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
@@ -85,6 +86,9 @@ function shellQuote(value) {
  *   tuiConfig    extra tui.json keys (theme, keybinds...)
  *   attachTo     a host from host.mjs startHost(): run `opencode attach <url>` in its sandbox
  *                instead of a TUI with its own server
+ *   host2        a host from host2.mjs startHost2(): run OpenCode 2's TUI against it (`opencode --server
+ *                <url> <project>`) in its sandbox and environment; OpenCode 2 has no tui.json: its TUI loads
+ *                the TUI half of each plugin the server lists, so tuiPlugins and tuiConfig are not used
  *   args         extra CLI args (e.g. ["--session", id])
  *   cols, rows   terminal size (default 200x50; the sidebar needs more than 120 columns)
  *   env          extra environment for the TUI process
@@ -100,6 +104,7 @@ export async function startTui(options = {}) {
     configExtra = {},
     tuiConfig = {},
     attachTo,
+    host2,
     args = [],
     cols = 200,
     rows = 50,
@@ -119,7 +124,10 @@ export async function startTui(options = {}) {
   let dirs
   let baseEnv
   let ownSandbox = false
-  if (attachTo) {
+  if (host2) {
+    dirs = host2.dirs
+    baseEnv = host2.env
+  } else if (attachTo) {
     dirs = attachTo.dirs
     baseEnv = attachTo.env
   } else {
@@ -129,10 +137,12 @@ export async function startTui(options = {}) {
     writeFileSync(join(dirs.config, "opencode.json"), `${JSON.stringify(cfg, null, 2)}\n`)
     baseEnv = sandboxEnv(dirs)
   }
-  // Global tui.json of the sandbox: the same place a user's ~/.config/opencode/tui.json lives.
-  mkdirSync(dirs.config, { recursive: true })
-  const tuiJson = { $schema: "https://opencode.ai/tui.json", plugin: tuiPlugins, ...tuiConfig }
-  writeFileSync(join(dirs.config, "tui.json"), `${JSON.stringify(tuiJson, null, 2)}\n`)
+  if (!host2) {
+    // Global tui.json of the sandbox: the same place a user's ~/.config/opencode/tui.json lives.
+    mkdirSync(dirs.config, { recursive: true })
+    const tuiJson = { $schema: "https://opencode.ai/tui.json", plugin: tuiPlugins, ...tuiConfig }
+    writeFileSync(join(dirs.config, "tui.json"), `${JSON.stringify(tuiJson, null, 2)}\n`)
+  }
 
   const childEnv = { ...baseEnv, TERM: "xterm-256color", COLORTERM: "truecolor", ...env }
   if (prepare) {
@@ -143,11 +153,16 @@ export async function startTui(options = {}) {
       throw error
     }
   }
-  const cliArgs = attachTo ? ["attach", attachTo.url, "--dir", dirs.project, ...args] : [...args]
+  const cliArgs = host2
+    ? ["--server", host2.url, ...args, dirs.project]
+    : attachTo
+      ? ["attach", attachTo.url, "--dir", dirs.project, ...args]
+      : [...args]
+  const bin = host2 ? OPENCODE2_BIN : OPENCODE_BIN
   const stderrFile = join(dirs.logs, `tui-${Date.now()}.err`)
   // env -i: the pane sees only the sandbox environment, never the caller's own OpenCode setup.
   const envPairs = Object.entries(childEnv).map(([k, v]) => shellQuote(`${k}=${v}`))
-  const command = `exec env -i ${envPairs.join(" ")} ${[OPENCODE_BIN, ...cliArgs].map(shellQuote).join(" ")} 2>${shellQuote(stderrFile)}`
+  const command = `exec env -i ${envPairs.join(" ")} ${[bin, ...cliArgs].map(shellQuote).join(" ")} 2>${shellQuote(stderrFile)}`
 
   socketCounter += 1
   const socket = `octodo-tui-${process.pid}-${socketCounter}`
