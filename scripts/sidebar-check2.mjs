@@ -3,7 +3,8 @@
 // server runs as host2.mjs starts it (own HOME and XDG dirs, the plugin as a local folder with `server.js` and
 // `tui.js`, no network) and the TUI attaches to it with `--server`, so the check reaches the same server over HTTP.
 // Proven here: the TUI loads the plugin's TUI half from the server's plugin list; the model's todo calls show in
-// the sidebar; the /todo dialog's Done changes the list at once with no model request; at 100 and 80 columns the
+// the sidebar; the /todo dialog's Done, Append and Copy work at once with no model request (Copy through OSC 52,
+// its one question kept in the plugin's TUI storage); at 100 and 80 columns the
 // compact line above the prompt shows the progress, and a typed `/todo done …` changes it with no model request
 // and a toast; the model is told of both edits once, on its next request; the server's /todo command run over
 // HTTP answers in a toast (RPC `reply`) and a task the agent blocks is a toast (RPC `notice`); undo (revert stage
@@ -11,8 +12,8 @@
 // clearing it the newest list; a list whose `show` text passes 65,536 characters is answered over RPC and in the
 // reply event. Asserts on the sidebar's own columns. Exits non-zero on failure, after cleaning up.
 // Run `npm run build` first (package script: `npm run sidebar-check:2`).
-import { existsSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join, relative } from "node:path"
 import { HOST2_VERSION, hasHost2, startHost2 } from "./lib/host2.mjs"
 import { startMockModel, userTexts } from "./lib/mock-model.mjs"
 import { createReport } from "./lib/report.mjs"
@@ -94,10 +95,8 @@ async function cleanup() {
   } catch {}
 }
 
-const { todoBlock, blockHas, compactHas, resize, openTodo, typeTodo, pick, storedRecord } = tuiScreen(
-  () => tui,
-  { compact: compactRow2, pickTypes: true },
-)
+const { todoBlock, blockHas, compactHas, resize, openTodo, openEntry, typeTodo, pick, storedRecord } =
+  tuiScreen(() => tui, { compact: compactRow2, pickTypes: true })
 /** Waits until the session's execution has ended and nothing new started for a moment. */
 async function turnDone(sessionID, since) {
   await host.waitEvent(
@@ -107,6 +106,12 @@ async function turnDone(sessionID, since) {
     { since, timeoutMs: 120_000 },
   )
   await host.settle(sessionID)
+}
+/** The first file under `dir` whose name `match` accepts, or undefined. */
+function findFile(dir, match) {
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (entry.isFile() && match(entry.name)) return join(entry.parentPath, entry.name)
+  return undefined
 }
 /** Model requests stay as they were for a while after a TUI or HTTP action. */
 async function noModelRequest(label, before) {
@@ -329,7 +334,59 @@ try {
   await noModelRequest("undo and redo", before7)
   console.log(`undo: ${revertDelay} ms to the sidebar; redo: ${clearDelay} ms`)
 
-  // 8. A full list whose `show` text passes 65,536 characters: answered over RPC and in the reply event.
+  // 8. Append (a prompt dialog, then a select) and Copy (OSC 52; asked once, the answer kept in the plugin's TUI
+  // storage, so the second Copy does not ask): no model request.
+  const before8 = model.requests.length
+  await openEntry("Append a task")
+  await tui.waitFor(/What needs doing\?/, { timeoutMs: 10_000 })
+  tui.type("Write the docs")
+  await sleep(300)
+  tui.press("Enter")
+  await tui.waitFor(/Phase for "Write the docs"/, { timeoutMs: 10_000 })
+  await pick("Build")
+  const appended = await tui.waitFor(blockHas(/4\/6 done, 1 blocked/), { timeoutMs: 10_000 })
+  check(
+    "Append (prompt, then phase): the task is in the chosen phase",
+    /Build 2\/4/.test(todoBlock(appended).lines.join("\n")) &&
+      todoBlock(appended).lines.some((l) => l.includes("Write the docs")),
+    todoBlock(appended).lines.join(" | "),
+  )
+  await sleep(800)
+  await openEntry("Copy as Markdown")
+  const asked = await tui.waitFor(/Sent to the terminal clipboard \(OSC 52\)/, { timeoutMs: 10_000 })
+  shot("10-copy-asked", asked)
+  check(
+    "Copy sent the Markdown through OSC 52",
+    /## Build[\s\S]*- \[>\] Write the docs/.test(tui.clipboard()),
+    `${tui.clipboard().length} characters`,
+  )
+  await sleep(300)
+  tui.press("Enter")
+  await tui.waitFor(/Todo as Markdown \(select and copy\)/, { timeoutMs: 10_000 })
+  await sleep(300)
+  tui.press("Enter")
+  await sleep(800)
+  const keptFile = findFile(host.dirs.root, (name) => /opencode-todo.*kept/.test(name))
+  await openEntry("Copy as Markdown")
+  const again = await tui.waitFor(
+    /Todo as Markdown \(select and copy\)|Sent to the terminal clipboard \(OSC 52\)/,
+    { timeoutMs: 10_000 },
+  )
+  shot("10b-copy-again", again)
+  check(
+    "a second Copy does not ask again: the first answer is kept in the plugin's TUI storage",
+    /Todo as Markdown \(select and copy\)/.test(screenText(again)) &&
+      !/Show the Markdown to select/.test(screenText(again)) &&
+      keptFile !== undefined,
+    keptFile
+      ? `${relative(host.dirs.root, keptFile)}: ${readFileSync(keptFile, "utf8").trim()}`
+      : "no storage file",
+  )
+  await sleep(300)
+  tui.press("Enter")
+  await noModelRequest("Append and Copy", before8)
+
+  // 9. A full list whose `show` text passes 65,536 characters: answered over RPC and in the reply event.
   const lines = Array.from({ length: 10 }, (_, p) => [
     `## Phase ${p + 1}`,
     ...Array.from({ length: 20 }, (_, i) => [
@@ -362,7 +419,7 @@ try {
   )
   await sleep(1500)
   check("the TUI is still running after that reply", !tui.paneDead())
-  shot("10-big-reply", tui.capture())
+  shot("11-big-reply", tui.capture())
 } catch (error) {
   report.error(error.message.split("\n")[0])
   if (tui) {
