@@ -66,6 +66,9 @@ import { withinMs } from "./wait.ts"
 
 /** How long the first sight of a session may wait for the host to say whether it is new. */
 const FIRST_SIGHT_MS = 2_000
+/** The first pause before subscribing again to an event stream that stopped, and the longest. */
+const RESUBSCRIBE_FIRST_MS = 50
+const RESUBSCRIBE_MAX_MS = 5_000
 /** Our synthetic messages remembered per session. */
 const MAX_OURS = 512
 
@@ -428,17 +431,50 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
   if (fn(subscribe)) void follow(subscribe)
   else lacks("an event stream", "no completion reminder, undo, redo or fork is followed")
 
+  /**
+   * Follows the host's events for as long as the plugin is loaded. The adapter's subscription fails for good when one
+   * event cannot be encoded (2.0.15: `event.subscribe` pipes the bus through the protocol's encoder into one async
+   * iterator), and an iterator may also just end: either way a new subscription is made, after a pause that grows
+   * to RESUBSCRIBE_MAX_MS while the host keeps failing and starts over once an event came through. Said once.
+   */
   async function follow(open: Fn): Promise<void> {
-    try {
-      const stream = open({ signal: stop.signal } as never) as AsyncIterable<unknown>
-      for await (const raw of stream) {
-        if (stop.signal.aborted) return
-        await runtime.guard("event", () => followEvent(raw))()
+    let pause = RESUBSCRIBE_FIRST_MS
+    let said = false
+    while (!stop.signal.aborted) {
+      let why = "it ended"
+      try {
+        const stream = open({ signal: stop.signal } as never) as AsyncIterable<unknown>
+        for await (const raw of stream) {
+          if (stop.signal.aborted) return
+          pause = RESUBSCRIBE_FIRST_MS
+          await runtime.guard("event", () => followEvent(raw))()
+        }
+      } catch (error) {
+        why = error instanceof Error ? error.message : String(error)
       }
-    } catch (error) {
-      if (!stop.signal.aborted)
-        log("error", `the event stream ended: ${error instanceof Error ? error.message : String(error)}`)
+      if (stop.signal.aborted) return
+      if (!said)
+        log(
+          "warn",
+          `the host's event stream stopped (${JSON.stringify(why.slice(0, 200))}); subscribing again whenever it stops, so reminders, undo and forks keep being followed`,
+        )
+      said = true
+      await sleepUnlessStopped(pause)
+      pause = Math.min(pause * 2, RESUBSCRIBE_MAX_MS)
     }
+  }
+
+  function sleepUnlessStopped(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms)
+      timer.unref?.()
+      stop.signal.addEventListener("abort", done, { once: true })
+      function done() {
+        clearTimeout(timer)
+        stop.signal.removeEventListener("abort", done)
+        resolve()
+      }
+    })
   }
 
   async function followEvent(raw: unknown): Promise<void> {

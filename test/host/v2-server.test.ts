@@ -3,7 +3,7 @@
 
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
+import { afterEach, describe, expect, it, vi } from "vitest"
 import { MARKER } from "../../src/core/list/words.ts"
 import { STALE_FAILED_STUB, STALE_RESULT_STUB, STALE_STUB } from "../../src/core/model/prompts.ts"
 import { SKILLS_DIR } from "../../src/server/skills-dir.ts"
@@ -226,6 +226,28 @@ describe("OpenCode 2: prelude, nudge and reminder", () => {
     expect(sent.resume).toBe(true)
     expect(sent.text).toMatch(/still has open tasks/)
     expect(host.rpcEvents.some((e) => e.name === "notice" && e.data.sessionID === "ses_m")).toBe(true)
+  })
+
+  it("keeps following the session after the event stream fails: it subscribes again, and says so once", async () => {
+    const stderr: string[] = []
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation(((chunk: unknown) => {
+      stderr.push(String(chunk))
+      return true
+    }) as never)
+    const host = await start()
+    await host.prompt("ses_r", "Build")
+    await host.call("ses_r", "todo", PLAN)
+    // One event the host's adapter cannot encode ends the subscription for good (twice here).
+    host.breakStream()
+    await until(() => host.subscriptions === 2)
+    host.breakStream()
+    await until(() => host.subscriptions === 3)
+    await host.reply("ses_r", "I made some progress.")
+    await host.idle("ses_r")
+    await until(() => host.synthetics.length > 0)
+    spy.mockRestore()
+    expect(host.synthetics[0]!.sessionID).toBe("ses_r")
+    expect(stderr.filter((line) => line.includes("event stream"))).toHaveLength(1)
   })
 
   it("does not remind while the agent waits for the user (a question, an open permission request)", async () => {
