@@ -3,17 +3,16 @@
 // todo-discipline skill read from its SKILL.md, and the server's side of the RPC the TUI talks to
 // (src/shared/v2-rpc.ts). Each is a value over the runtime; v2.ts probes the registries and registers them.
 //
-// Host facts (anomalyco/opencode, read, not run):
-// - Tool info `{ name, description, input, options: { permission, codemode } }`; raw JSON Schema input is passed
-//   through unvalidated at runtime.ts@0ad62326 and validated against it at runtime.ts@0fb97a1c (our checks run
-//   either way); a result is `{ content, metadata }`, and one with `output` but no output schema dies:
-//   packages/schema/src/tool.ts@0f131b3e, packages/core/src/tool/runtime.ts@0ad62326. The metadata does not reach
-//   later requests (to-llm-message.ts@0010d84d): the stale rule reads the result's text there (v2-events.ts). The adapter runs a plugin
-//   tool in Effect.promise, so a throw would be a defect: errors are returned as results.
+// Host facts (the 2.0.15 binary where it is named, else anomalyco/opencode's source, read):
+// - Tool info `{ name, description, input, options: { permission, codemode } }`. 2.0.15 turns `input` into the
+//   schema the model sees and validates every call against it before `execute` (a Standard Schema by its
+//   `~standard`, else raw JSON Schema); a result is `{ content, metadata }`, and one with `output` but no output schema
+//   dies (packages/schema/src/tool.ts@0f131b3e). The metadata is stored but does not reach later requests: the stale
+//   rule reads the result's text there (v2-events.ts). A throw would be a defect: errors are returned as results.
 // - A command's `execute({ sessionID, messageID, prompt, delivery })` returning nothing is an immediate outcome
 //   with no model turn: packages/core/src/command.ts@35952d99, packages/plugin/src/promise/command.ts@35952d99.
-// - Skill info `{ id, name, description, location, content }`: packages/schema/src/skill.ts@30892a7b;
-//   editor `add`: packages/plugin/src/promise/skill.ts@10863ceb.
+// - Skill info `{ id, name, description?, autoinvoke?, path, content }` (2.0.15; the source at
+//   packages/schema/src/skill.ts@30892a7b says `location`, which 2.0.15 refuses); editor `add`.
 
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -35,6 +34,28 @@ export type EmitRpc = <K extends keyof TodoRpcEvents>(name: K, data: TodoRpcEven
 export const TOOL_INPUT_SCHEMA: Record<string, unknown> = (() => {
   const { $schema: _, ...schema } = z.toJSONSchema(z.object(toolArgs)) as Record<string, unknown>
   return schema
+})()
+
+/**
+ * The input the tool registry is given: the JSON Schema, also readable as a Standard Schema. OpenCode 2 builds
+ * differ: 2.0.15 takes raw JSON Schema or anything with `~standard` (it then reads `~standard.jsonSchema.input` and
+ * validates with `~standard.validate`), and another build reads `schema["~standard"].jsonSchema` of every tool, so a
+ * bare JSON Schema broke each of its turns. The key is not enumerable: a host that sends the object as it is sends
+ * plain JSON Schema. `validate` lets every call through, so a malformed call reaches the tool, whose errors say
+ * what to send instead (the host's own "Invalid arguments" does not).
+ */
+export const TOOL_INPUT: Record<string, unknown> = (() => {
+  const input = { ...TOOL_INPUT_SCHEMA }
+  Object.defineProperty(input, "~standard", {
+    enumerable: false,
+    value: {
+      version: 1,
+      vendor: "opencode-todo",
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: { input: () => TOOL_INPUT_SCHEMA, output: () => TOOL_INPUT_SCHEMA },
+    },
+  })
+  return input
 })()
 
 /** The skill's name, description and body from its SKILL.md (the host has no skills-path hook on 2). */
@@ -60,7 +81,7 @@ export function todoToolInfo(runtime: Runtime) {
   return {
     name: TODO_TOOL,
     description: TOOL_DESCRIPTION,
-    input: TOOL_INPUT_SCHEMA,
+    input: TOOL_INPUT,
     options: { codemode: false, permission: TODO_TOOL },
     async execute(input: unknown, context: unknown) {
       const c = isRecord(context) ? context : {}

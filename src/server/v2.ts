@@ -155,6 +155,23 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
     }
   }
 
+  /**
+   * A registry callback. The host replays it on every rebuild and disables the whole plugin when one throws
+   * (2.0.15: "disabled plugin after transform failure"), so a refusal of what we add costs only that registry.
+   */
+  const editing =
+    <E>(what: string, effect: string, body: (editor: E) => void) =>
+    (editor: E): void => {
+      try {
+        body(editor)
+      } catch (error) {
+        log(
+          "warn",
+          `the host's ${what} refused the plugin's entry: ${effect} (${error instanceof Error ? error.message : String(error)})`,
+        )
+      }
+    }
+
   // RPC first: the other registrations may speak through it.
   const rpcRegister = ctx.rpc?.register
   if (fn(rpcRegister))
@@ -165,11 +182,13 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
   else lacks("plugin RPC", "the TUI gets no toasts or replies from the server")
 
   await register("a tool registry", "no todo tool", () =>
-    (ctx.tool!.transform as Fn)(((editor: { add?: Fn; get?: Fn; list?: Fn; remove?: Fn }) => {
-      if (!fn(editor?.add)) return lacks("a tool editor with add()", "no todo tool")
-      editor.add(todoToolInfo(runtime) as never)
-      if (hostTodoToolHidden(config)) hideHostTodoToolIn(editor)
-    }) as never),
+    (ctx.tool!.transform as Fn)(
+      editing("tool registry", "no todo tool", (editor: { add?: Fn; get?: Fn; list?: Fn; remove?: Fn }) => {
+        if (!fn(editor?.add)) return lacks("a tool editor with add()", "no todo tool")
+        editor.add(todoToolInfo(runtime) as never)
+        if (hostTodoToolHidden(config)) hideHostTodoToolIn(editor)
+      }) as never,
+    ),
   )
 
   /**
@@ -209,14 +228,16 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
   const commandTransform = ctx.command?.transform
   if (fn(commandTransform))
     await register("a command registry", "no /todo command", () =>
-      commandTransform(((editor: { add?: Fn }) => {
-        if (!fn(editor?.add)) return lacks("a command editor with add()", "no /todo command")
-        editor.add({
-          name: "todo",
-          description: COMMAND_DESCRIPTION,
-          execute: todoCommand(runtime, emit),
-        } as never)
-      }) as never),
+      commandTransform(
+        editing("command registry", "no /todo command", (editor: { add?: Fn }) => {
+          if (!fn(editor?.add)) return lacks("a command editor with add()", "no /todo command")
+          editor.add({
+            name: "todo",
+            description: COMMAND_DESCRIPTION,
+            execute: todoCommand(runtime, emit),
+          } as never)
+        }) as never,
+      ),
     )
   else lacks("a command registry", "no /todo command")
 
@@ -225,16 +246,18 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
   if (!skill) log("warn", "the todo-discipline skill could not be read from the package; it is not offered")
   else if (fn(skillTransform))
     await register("a skill registry", "no todo-discipline skill", () =>
-      skillTransform(((editor: { add?: Fn }) => {
-        if (!fn(editor?.add)) return lacks("a skill editor with add()", "no todo-discipline skill")
-        editor.add({
-          id: skill.name,
-          name: skill.name,
-          description: skill.description,
-          path: join(SKILLS_DIR, "todo-discipline", "SKILL.md"),
-          content: skill.content,
-        } as never)
-      }) as never),
+      skillTransform(
+        editing("skill registry", "no todo-discipline skill", (editor: { add?: Fn }) => {
+          if (!fn(editor?.add)) return lacks("a skill editor with add()", "no todo-discipline skill")
+          editor.add({
+            id: skill.name,
+            name: skill.name,
+            description: skill.description,
+            path: join(SKILLS_DIR, "todo-discipline", "SKILL.md"),
+            content: skill.content,
+          } as never)
+        }) as never,
+      ),
     )
   else lacks("a skill registry", "no todo-discipline skill")
 

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 import { MARKER } from "../../src/core/list/words.ts"
 import { STALE_FAILED_STUB, STALE_RESULT_STUB, STALE_STUB } from "../../src/core/model/prompts.ts"
 import { SKILLS_DIR } from "../../src/server/skills-dir.ts"
+import { TOOL_INPUT, TOOL_INPUT_SCHEMA } from "../../src/server/v2-registry.ts"
 import { TODO_RPC } from "../../src/shared/v2-rpc.ts"
 import { requestTexts, startV2Host, until, type V2Host } from "../fixtures/v2-host.ts"
 import { ANTHROPIC_2 } from "../fixtures/v2-prompts.ts"
@@ -71,12 +72,53 @@ describe("OpenCode 2: the todo tool", () => {
     expect(bad.content).toMatch(/Error/)
     const view = await host.call("ses_b", "todo", { op: "view" })
     expect(statuses(view.metadata.list)).toEqual(["A:in_progress", "B:pending", "C:pending"])
-    // The host decodes the input against the tool's schema first: this call never reaches the tool.
+    // The host validates a call through the input's `~standard` first; ours lets it through, so the tool's own
+    // error (what to send instead) is what the model reads, not the host's "Invalid arguments".
     const garbage = await host.call("ses_b", "todo", "not an object")
     expect(garbage.defect).toBeUndefined()
-    expect(garbage.rejected).toMatch(/^Invalid arguments for tool "todo":\n- root: Expected object/)
+    expect(garbage.rejected).toBeUndefined()
+    expect(garbage.content).toMatch(/^Error/)
+    expect(garbage.metadata.ok).toBe(false)
     const after = await host.call("ses_b", "todo", { op: "view" })
     expect(statuses(after.metadata.list)).toEqual(["A:in_progress", "B:pending", "C:pending"])
+  })
+})
+
+describe("OpenCode 2: a registry that refuses what the plugin adds", () => {
+  it("keeps the rest of the plugin working (the host disables a plugin whose callback throws) and says so once", async () => {
+    const stderr: string[] = []
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation(((chunk: unknown) => {
+      stderr.push(String(chunk))
+      return true
+    }) as never)
+    try {
+      const host = await start({ skillInfo: "location" })
+      await host.prompt("ses_refused", "Build")
+      expect(host.failure).toBeUndefined()
+      expect(host.skills).toEqual([])
+      const run = await host.call("ses_refused", "todo", PLAN)
+      expect(run.metadata.ok).toBe(true)
+      expect(stderr.filter((line) => line.includes("skill registry"))).toHaveLength(1)
+    } finally {
+      spy.mockRestore()
+    }
+  })
+})
+
+describe("OpenCode 2: the tool's input on every build", () => {
+  it("runs the turns of a build that reads every tool's input as a Standard Schema, with the same JSON Schema", async () => {
+    const host = await start({ toolInputs: "standard" })
+    await host.prompt("ses_std", "Build")
+    const request = await host.request("ses_std")
+    expect(host.skippedTools).toEqual([])
+    expect((request.tools.todo as { input: unknown }).input).toEqual(TOOL_INPUT_SCHEMA)
+    const run = await host.call("ses_std", "todo", PLAN)
+    expect(run.metadata.ok).toBe(true)
+  })
+
+  it("sends the model plain JSON Schema where the host passes the input on as it is", () => {
+    expect(JSON.parse(JSON.stringify(TOOL_INPUT))).toEqual(TOOL_INPUT_SCHEMA)
+    expect(Object.keys(TOOL_INPUT)).toEqual(Object.keys(TOOL_INPUT_SCHEMA))
   })
 })
 
