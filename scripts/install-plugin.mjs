@@ -8,12 +8,15 @@
 // it made for a tarball once neither scope lists it. The edits are pure functions in
 // lib/plugin-config.mjs.
 // OpenCode 2 (found as `opencode --version` 2.x on PATH, or chosen with --host=2) reads neither file's
-// `plugin` list: there the script writes a local plugin folder, plugins/opencode-todo/ in the config
-// folder, whose index.mjs and tui.mjs load this package's two built entries (docs/opencode-2.md); its
-// --uninstall removes those two files, and the tarball install folder they loaded once no config file lists it
-// and no other plugin folder loads it, as on 1.x.
+// `plugin` list: there the script writes a plugin folder the host discovers, plugins/opencode-todo/ in
+// the config folder, whose package.json, server.js and tui.js load this package's two built entries
+// (docs/opencode-2.md), then boots that OpenCode privately to check that it lists the plugin; its
+// --uninstall removes those files and the folder, and the tarball install folder they loaded once no
+// config file lists it and no other plugin folder loads it, as on 1.x.
 import { spawnSync } from "node:child_process"
 import {
+  accessSync,
+  constants,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -29,6 +32,7 @@ import { basename, dirname, join, resolve } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { npmFailureSentence, npmLogPath } from "./lib/npm-failure.mjs"
 import { editPluginList, isOurSpec, listedSpecs, PACKAGE_NAME } from "./lib/plugin-config.mjs"
+import { judgeListing, loadedPlugins } from "./lib/plugin-listing.mjs"
 
 const checkoutDir = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 // `npm run` starts scripts in the package folder; relative paths mean the caller's folder.
@@ -48,8 +52,11 @@ Adds ${PACKAGE_NAME} to OpenCode's config: the server plugin to opencode.json(c)
   --uninstall    remove every ${PACKAGE_NAME} entry instead
   --no-build     do not run \`npm run build\` before pointing at this checkout
   --host=1|2     the OpenCode to install for (default: the \`opencode\` on PATH; 1.x when none is found).
-                 OpenCode 2 gets a local plugin folder, plugins/${PACKAGE_NAME}/, in the config folder
-                 (index.mjs and tui.mjs loading the built entries) instead of config-file entries
+                 OpenCode 2 gets a plugin folder it discovers, plugins/${PACKAGE_NAME}/ in the config
+                 folder (package.json, server.js and tui.js loading the built entries), instead of
+                 config-file entries; then the script boots that OpenCode privately and checks that
+                 it lists the plugin
+  --no-check     OpenCode 2: do not boot it to check
 `
 
 function parseArgs(argv) {
@@ -62,11 +69,13 @@ function parseArgs(argv) {
     project: npmFlag("project") ? callerDir : undefined,
     target: undefined,
     host: undefined,
+    check: true,
   }
   for (const arg of argv) {
     if (arg === "--dry-run") opts.dryRun = true
     else if (arg === "--uninstall") opts.uninstall = true
     else if (arg === "--no-build") opts.build = false
+    else if (arg === "--no-check") opts.check = false
     else if (arg === "--project") opts.project = callerDir
     else if (arg.startsWith("--project=")) opts.project = resolve(callerDir, arg.slice("--project=".length))
     else if (arg === "--host=1" || arg === "--host=2") opts.host = arg.slice("--host=".length)
@@ -167,7 +176,7 @@ function configLister(files, dir) {
 /** A file of OpenCode 2 plugin folder `folder` that loads the package in install folder `dir`: { file, verb }. */
 function v2Loader(folder, dir) {
   const spec = join(dir, "node_modules", PACKAGE_NAME)
-  const file = ["index.mjs", "tui.mjs"].map((f) => join(folder, f)).find((f) => v2LoadedSpec(f) === spec)
+  const file = V2_LOADERS.map((f) => join(folder, f)).find((f) => v2LoadedSpec(f) === spec)
   return file === undefined ? undefined : { file, verb: "loads" }
 }
 
@@ -346,34 +355,65 @@ function writeConfig(file, text) {
 }
 
 /**
- * Which OpenCode this installs for: --host, else the major version `opencode --version` prints, from
- * PATH without any node_modules/.bin (`npm run` puts this checkout's own, with its pinned 1.18.33 dev
- * binary, there; a project's local install is not the user's OpenCode either). { host: "1" | "2", why }.
+ * The user's OpenCode: the first `opencode` on PATH without any node_modules/.bin (`npm run` puts
+ * this checkout's own, with its pinned 1.18.33 dev binary, there; a project's local install is not the
+ * user's OpenCode either), and the version its `--version` prints: { bin, version, major }, or undefined.
  */
-function detectHost(chosen) {
-  if (chosen) return { host: chosen, why: `--host=${chosen}` }
-  const path = (process.env.PATH ?? "")
+function findOpencode() {
+  const dirs = (process.env.PATH ?? "")
     .split(":")
     .filter((dir) => dir !== "" && !/[\\/]node_modules[\\/]\.bin[\\/]?$/.test(dir))
-    .join(":")
-  const r = spawnSync("opencode", ["--version"], {
-    encoding: "utf8",
-    timeout: 10_000,
-    env: { ...process.env, PATH: path },
-  })
+  const bin = dirs
+    .map((dir) => join(resolve(dir), "opencode"))
+    .find((f) => {
+      try {
+        accessSync(f, constants.X_OK)
+        return statSync(f).isFile()
+      } catch {
+        return false
+      }
+    })
+  if (bin === undefined) return undefined
+  const r = spawnSync(bin, ["--version"], { encoding: "utf8", timeout: 10_000 })
   const version = r.status === 0 ? /(\d+)\.(\d+)\.(\d+)/.exec(r.stdout ?? "") : null
-  if (!version)
+  return version ? { bin, version: version[0], major: Number(version[1]) } : undefined
+}
+
+/** Which OpenCode this installs for: --host, else the major version of findOpencode()'s. { host: "1" | "2", why }. */
+function detectHost(chosen, found) {
+  if (chosen) return { host: chosen, why: `--host=${chosen}` }
+  if (!found)
     return {
       host: "1",
       why: "no `opencode` on PATH (the project's own node_modules copy is not yours): writing the 1.x config; --host=2 for OpenCode 2",
     }
   return {
-    host: Number(version[1]) >= 2 ? "2" : "1",
-    why: `found OpenCode ${version[0]} (\`opencode --version\`)`,
+    host: found.major >= 2 ? "2" : "1",
+    why: `found OpenCode ${found.version} (\`opencode --version\`)`,
   }
 }
 
 const V2_MARK = `// Written by ${PACKAGE_NAME}'s install-plugin: loads the package's built entry.`
+
+// The plugin folder's files. OpenCode 2.0.15 takes every folder under plugins/ and loads `<folder>/server`
+// (else `<folder>/index`) and `<folder>/tui`, any script extension; OpenCode 2's source takes a folder only
+// when package.json names a `main` (or `exports`, `module`) or it has index.ts/index.js. This layout is
+// found by both. The package.json is constant, so one this script did not write differs from it.
+const V2_MANIFEST = `${JSON.stringify(
+  {
+    private: true,
+    description: `Written by ${PACKAGE_NAME}'s install-plugin for OpenCode 2; \`npm run install-plugin -- --uninstall\` removes it.`,
+    type: "module",
+    main: "server.js",
+  },
+  null,
+  2,
+)}\n`
+const V2_ENTRIES = { "server.js": "dist/server.mjs", "tui.js": "dist/tui.mjs" }
+// What earlier versions of this script wrote (no package.json): replaced on install, removed on uninstall.
+const V2_LEGACY = ["index.mjs", "tui.mjs"]
+/** The files of a plugin folder that load a package folder (for the tarball install folder's holders). */
+const V2_LOADERS = [...Object.keys(V2_ENTRIES), ...V2_LEGACY]
 
 /** The local plugin folder OpenCode 2 loads: plugins/<name>/ in the chosen config folder. */
 function v2PluginDir(project) {
@@ -381,34 +421,49 @@ function v2PluginDir(project) {
   return join(base, "plugins", PACKAGE_NAME)
 }
 
+/** Is `name` in the plugin folder, holding `text`, a file this script wrote? */
+function v2Ours(name, text) {
+  return name === "package.json" ? text === V2_MANIFEST : text.startsWith(V2_MARK)
+}
+
 /**
- * OpenCode 2: writes (or, uninstalling, removes) index.mjs and tui.mjs in the local plugin folder, each
- * re-exporting one built entry of the package at `spec` (a folder). A folder holding files this script
- * did not write is left alone.
+ * OpenCode 2: writes (or, uninstalling, removes) the plugin folder's package.json, server.js and tui.js,
+ * the two scripts each re-exporting one built entry of the package at `spec` (a folder). A folder
+ * holding a file of those names (or of the legacy ones) that this script did not write is left alone.
+ * Returns the folder.
  */
 function installV2(spec, { project, uninstall, dryRun }) {
   const dir = v2PluginDir(project)
-  const files = { "index.mjs": "dist/server.mjs", "tui.mjs": "dist/tui.mjs" }
-  const foreign = Object.keys(files).filter((f) => {
+  const names = ["package.json", ...V2_LOADERS]
+  const foreign = names.filter((f) => {
     const text = readText(join(dir, f))
-    return text !== undefined && !text.startsWith(V2_MARK)
+    return text !== undefined && !v2Ours(f, text)
   })
   if (foreign.length > 0)
     fail(
       `${dir} holds ${foreign.join(" and ")} not written by this script; remove them first. Nothing was changed`,
     )
   const scope = project === undefined ? "global config" : `project config (${projectRoot(project)})`
+  const present = names.filter((f) => existsSync(join(dir, f)))
   if (uninstall) {
     process.stdout.write(
       `install-plugin: OpenCode 2: removing ${dir}, ${scope}${dryRun ? " (dry run)" : ""}\n`,
     )
     // The tarball install folders these files load, read before the files go.
-    const loaded = Object.keys(files).flatMap((f) => v2LoadedSpec(join(dir, f)) ?? [])
-    if (!dryRun) for (const f of Object.keys(files)) rmSync(join(dir, f), { force: true })
+    const loaded = V2_LOADERS.flatMap((f) => v2LoadedSpec(join(dir, f)) ?? [])
+    for (const f of present)
+      process.stdout.write(`  ${dryRun ? "would delete" : "deleted"} ${join(dir, f)}\n`)
+    if (present.length === 0) process.stdout.write(`  no ${PACKAGE_NAME} plugin folder found\n`)
+    if (!dryRun) {
+      for (const f of present) rmSync(join(dir, f), { force: true })
+      try {
+        if (readdirSync(dir).length === 0) rmSync(dir, { recursive: true })
+      } catch {}
+    }
     const other = v2PluginDir(project === undefined ? callerDir : undefined)
     const configs = [scopeFiles(undefined), scopeFiles(callerDir)].flatMap((s) => [...s.opencode, ...s.tui])
     dropUnpackDirs(loaded, { dryRun, holder: (d) => v2Loader(other, d) ?? configLister(configs, d) })
-    return
+    return dir
   }
   if (typeof spec !== "string" || !existsSync(spec))
     fail(
@@ -417,16 +472,69 @@ function installV2(spec, { project, uninstall, dryRun }) {
   process.stdout.write(
     `install-plugin: OpenCode 2: ${PACKAGE_NAME} -> ${JSON.stringify(spec)}, ${scope}${dryRun ? " (dry run: nothing is written)" : ""}\n`,
   )
-  for (const [file, entry] of Object.entries(files)) {
-    const text = `${V2_MARK}\nexport { default } from ${JSON.stringify(pathToFileURL(join(spec, entry)).href)}\n`
+  const texts = {
+    "package.json": V2_MANIFEST,
+    ...Object.fromEntries(
+      Object.entries(V2_ENTRIES).map(([file, entry]) => [
+        file,
+        `${V2_MARK}\nexport { default } from ${JSON.stringify(pathToFileURL(join(spec, entry)).href)}\n`,
+      ]),
+    ),
+  }
+  for (const [file, text] of Object.entries(texts)) {
     const path = join(dir, file)
     const same = readText(path) === text
+    const label = { "package.json": "folder", "server.js": "server", "tui.js": "tui   " }[file]
     process.stdout.write(
-      `  ${file === "tui.mjs" ? "tui   " : "server"}  ${path}: ${same ? "already there" : dryRun ? "would write" : "written"}\n`,
+      `  ${label}  ${path}: ${same ? "already there" : dryRun ? "would write" : "written"}\n`,
     )
     if (!dryRun && !same) writeConfig(path, text)
   }
-  if (!dryRun) process.stdout.write("Restart OpenCode to pick up the change.\n")
+  for (const file of V2_LEGACY.filter((f) => present.includes(f))) {
+    process.stdout.write(
+      `  ${dryRun ? "would delete" : "deleted"} ${join(dir, file)} (an earlier version's)\n`,
+    )
+    if (!dryRun) rmSync(join(dir, file), { force: true })
+  }
+  return dir
+}
+
+/**
+ * Boots the user's OpenCode 2 privately in the folder it would start in and checks that it lists
+ * the plugin from `dir`, active, and registered `/todo`; exits non-zero when it does not. Without an
+ * OpenCode 2 on PATH there is nothing to ask: it says so.
+ */
+async function checkV2(dir, { project, found }) {
+  if (!found || found.major < 2) {
+    process.stdout.write(
+      `install-plugin: not checked: no OpenCode 2 on PATH${found ? ` (found ${found.version})` : ""}; start OpenCode 2 and look for ${PACKAGE_NAME} under /plugins\n`,
+    )
+    return
+  }
+  process.stdout.write(
+    `install-plugin: checking: booting OpenCode ${found.version} privately to read its plugin list\n`,
+  )
+  const timeoutMs = Number(process.env.OPENCODE_TODO_CHECK_TIMEOUT_MS) || 90_000
+  const cwd = project === undefined ? callerDir : projectRoot(project)
+  const listing = await loadedPlugins({ bin: found.bin, cwd, env: process.env, id: PACKAGE_NAME, timeoutMs })
+  const host = `OpenCode ${found.version}`
+  if (listing.error)
+    fail(
+      `${host} ${listing.error.replace(/^`[^`]*` /, "")}, so the install is unchecked; run \`${found.bin} serve --print-logs\` to see why`,
+    )
+  const verdict = judgeListing(listing, { folder: dir, id: PACKAGE_NAME, command: "todo" })
+  if (!verdict.ok) fail(`${host} ${verdict.reason}; the files are written, see docs/opencode-2.md (Install)`)
+  const halves = verdict.entry.features?.tui
+    ? "server and TUI entries"
+    : "server entry only: its TUI will not find tui.js"
+  const where = verdict.entry.source.path
+  if (!verdict.command)
+    fail(
+      `${host} lists ${PACKAGE_NAME} from ${where} but /todo is not registered: its setup did not finish; run \`${found.bin} serve --print-logs\` to see why`,
+    )
+  process.stdout.write(
+    `install-plugin: checked: ${host} lists ${PACKAGE_NAME} (active, ${halves}) from ${where}, and /todo is registered\n`,
+  )
 }
 
 const opts = parseArgs(process.argv.slice(2))
@@ -441,12 +549,18 @@ if (opts.help) {
 
 const target = opts.uninstall && opts.target === undefined ? { spec: undefined } : targetSpec(opts.target)
 const { spec, checkout } = target
-const detected = detectHost(opts.host)
+const found = findOpencode()
+const detected = detectHost(opts.host, found)
 process.stdout.write(`install-plugin: ${detected.why}\n`)
 if (detected.host === "2") {
   if (checkout && !opts.uninstall && !opts.dryRun && opts.build) build()
   if (target.tarball && !opts.uninstall && !opts.dryRun) unpack(target.tarball, target.dir)
-  installV2(spec, { project: opts.project, uninstall: opts.uninstall, dryRun: opts.dryRun })
+  const dir = installV2(spec, { project: opts.project, uninstall: opts.uninstall, dryRun: opts.dryRun })
+  if (!opts.uninstall && !opts.dryRun) {
+    if (opts.check) await checkV2(dir, { project: opts.project, found })
+    else process.stdout.write("install-plugin: not checked (--no-check)\n")
+    process.stdout.write("Restart OpenCode to pick up the change.\n")
+  }
   process.exit(0)
 }
 const files = scopeFiles(opts.project)
