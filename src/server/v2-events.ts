@@ -335,6 +335,22 @@ export function applyV2Stubs(messages: readonly unknown[], refs: readonly PartRe
 }
 
 /**
+ * Adds `text` to the turn's prompt in this request only: the user message `messageID` (the prompt hook's), else the
+ * last user message. Text said with the prompt stays there through the turn's later requests, as on 1.18 (a
+ * synthetic part of the prompt); pushed after the tool results it would read as the user's newest words, and a
+ * model on the real OpenCode 2.0.15 planned again on each one. False when the request has no user message.
+ */
+export function attachToPromptV2(messages: unknown[], text: string, messageID?: string): boolean {
+  const prompt =
+    messages.find(
+      (m) => roleOf(m) === "user" && messageID !== undefined && isRecord(m) && m.id === messageID,
+    ) ?? messages.findLast((m) => roleOf(m) === "user")
+  if (!isRecord(prompt) || !Array.isArray(prompt.content)) return false
+  prompt.content.push({ type: "text", text })
+  return true
+}
+
+/**
  * Adds `notice` as the newest user content of this request only: to the last message when it is the user's,
  * else as a new user message built the way the host built its others.
  */

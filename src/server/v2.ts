@@ -53,6 +53,7 @@ import {
 } from "./v2-context.ts"
 import {
   applyV2Stubs,
+  attachToPromptV2,
   decodeV2Event,
   injectV2,
   syntheticMessageId,
@@ -90,8 +91,8 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
   const forks = new Map<string, { parentID: string; from?: string }>()
   /** The agent each session was last seen with (its prompt carries none). */
   const agentOf = new Map<string, string>()
-  /** The text the core attached to each session's prompt, told with every request of that turn. */
-  const attached = new Map<string, string>()
+  /** The text the core attached to each session's prompt (and that prompt's message), told with every request of that turn. */
+  const attached = new Map<string, { text: string; messageID?: string }>()
   /** The ids of our synthetic messages (reminders) by session, from the host's `session.synthetic` events. */
   const ours = new Map<string, Set<string>>()
   /** Sessions between the host's `session.compaction.started` and its end: a request then is the summarizer's. */
@@ -302,7 +303,8 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
             user: agent ? { agent } : {},
             ...(typeof event.messageID === "string" ? { messageID: event.messageID } : {}),
           })
-          if (text) attached.set(sessionID, text)
+          const messageID = typeof event.messageID === "string" ? event.messageID : undefined
+          if (text) attached.set(sessionID, { text, ...(messageID ? { messageID } : {}) })
           else attached.delete(sessionID)
         })()
       }) as never,
@@ -381,7 +383,10 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
     if (!offered) return
     const { stale, inject } = await runtime.request(sessionID, v2History(messages, ours.get(sessionID)))
     applyV2Stubs(messages, stale)
-    const text = [attached.get(sessionID), inject].filter(Boolean).join("\n\n")
+    // What was said with the prompt stays on the prompt; only what is new goes last.
+    const said = attached.get(sessionID)
+    const onPrompt = said !== undefined && attachToPromptV2(messages, said.text, said.messageID)
+    const text = [onPrompt ? undefined : said?.text, inject].filter(Boolean).join("\n\n")
     if (text) injectV2(messages, text)
   }
 

@@ -240,6 +240,20 @@ describe("OpenCode 2: prelude, nudge and reminder", () => {
     expect(next.filter((t) => t.includes("MUST call the todo tool"))).toHaveLength(0)
   })
 
+  it("keeps the prelude on the turn's prompt in the turn's later requests, never as a user message after tool results", async () => {
+    const host = await start({ pluginOptions: { eager: "always" } })
+    const prompt = await host.prompt("ses_p2", "Build a parser")
+    await host.request("ses_p2")
+    await host.call("ses_p2", "todo", PLAN)
+    const later = await host.request("ses_p2")
+    const carrying = later.messages.filter((m) =>
+      m.content.some((p) => typeof p.text === "string" && p.text.includes("MUST call the todo tool")),
+    )
+    // A user message after the tool results reads as the user's newest words: the real 2.0.15 model re-planned on it.
+    expect(carrying.map((m) => m.id)).toEqual([prompt])
+    expect(later.messages.at(-1)?.role).toBe("tool")
+  })
+
   it("nudges after twelve edits with work open", async () => {
     const host = await start()
     await host.prompt("ses_n", "Build")
