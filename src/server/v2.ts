@@ -513,6 +513,13 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
         else if (raw.type === "session.compaction.ended" || raw.type === "session.compaction.failed")
           compacting.delete(sessionID)
     }
+    // 2.0.15 publishes `session.created` with the session's agent: a session this event makes known skips the first
+    // sight that would have read the agent, so it is learnt here (an agent that asks for todo gets no prelude).
+    if (isRecord(raw) && raw.type === "session.created" && isRecord(raw.data)) {
+      const { sessionID, agent } = raw.data
+      if (typeof sessionID === "string" && typeof agent === "string" && !agentOf.has(sessionID))
+        agentOf.set(sessionID, agent)
+    }
     if (isRecord(raw) && raw.type === "session.agent.selected" && isRecord(raw.data)) {
       const { sessionID, agent } = raw.data
       if (typeof sessionID === "string" && typeof agent === "string") agentOf.set(sessionID, agent)

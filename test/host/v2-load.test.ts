@@ -102,6 +102,9 @@ describe("OpenCode 2 without some capabilities", () => {
     const stderr = captureStderr()
     const host = await startV2Host({ without: ["session.get", "session.context", "agent"] })
     try {
+      // Sessions made before the plugin loaded (no session.created reached it): first met through their prompts.
+      host.session("ses_q")
+      host.session("ses_q2")
       await host.prompt("ses_q", "Build")
       const plan = { op: "init", list: [{ phase: "P", items: ["A", "B"] }] }
       expect((await host.call("ses_q", "todo", plan)).metadata.ok).toBe(true)

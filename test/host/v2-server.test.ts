@@ -548,6 +548,25 @@ describe("OpenCode 2: compaction", () => {
 })
 
 describe("OpenCode 2: an agent that may not call todo", () => {
+  it("learns a new session's agent from the host's session.created: an agent that asks for todo gets no prelude", async () => {
+    const host = await start({
+      pluginOptions: { eager: "always" },
+      agents: [
+        { id: "build", permissions: [{ action: "*", resource: "*", effect: "allow" }] },
+        {
+          id: "careful",
+          permissions: [
+            { action: "*", resource: "*", effect: "allow" },
+            { action: "todo", resource: "*", effect: "ask" },
+          ],
+        },
+      ],
+    })
+    await host.prompt("ses_k", "Plan a parser", "careful")
+    const request = await host.request("ses_k", "primary", "careful")
+    expect(requestTexts(request).some((t) => t.startsWith(MARKER))).toBe(false)
+  })
+
   it("is offered no todo tool and gets no prelude, notices or reminders", async () => {
     const host = await start({
       pluginOptions: { eager: "always" },
