@@ -71,7 +71,7 @@ process.once("exit", () => {
 
 /**
  * Start OpenCode 2's `serve` on 127.0.0.1. options: modelUrl, plugins (default: this checkout as a local plugin
- * folder), configExtra, env, dataDir / projectDir (reuse across restarts), prepare(dirs), bootTimeoutMs, keep.
+ * folder, with `pluginOptions` as its entry's options when given), configExtra, env, dataDir / projectDir (reuse across restarts), prepare(dirs), bootTimeoutMs, keep.
  */
 export async function startHost2(options = {}) {
   const {
@@ -85,7 +85,10 @@ export async function startHost2(options = {}) {
   } = options
   const started = Date.now()
   const { dirs } = makeSandbox({ dataDir, projectDir, seed: false })
-  const plugins = options.plugins ?? [localPluginDir(join(dirs.root, "plugin"))]
+  const own = localPluginDir(join(dirs.root, "plugin"))
+  const plugins = options.plugins ?? [
+    options.pluginOptions ? { package: own, options: options.pluginOptions } : own,
+  ]
   const config = host2Config({ modelUrl, plugins, configExtra })
   writeFileSync(join(dirs.config, "opencode.json"), `${JSON.stringify(config, null, 2)}\n`)
   if (options.prepare) await options.prepare(dirs)
@@ -240,8 +243,11 @@ export function makeApi2(baseUrl) {
 /** The helpers over OpenCode 2's session routes the real-host checks use. */
 function session2Helpers(api, events, waitEvent) {
   const s = (id, rest = "") => `/api/session/${id}${rest}`
+  // An interrupt (the user's, or a question the user dismissed) ends an execution too.
   const ended = (id) => (e) =>
-    (e.type === "session.execution.succeeded" || e.type === "session.execution.failed") &&
+    (e.type === "session.execution.succeeded" ||
+      e.type === "session.execution.failed" ||
+      e.type === "session.execution.interrupted") &&
     e.data?.sessionID === id
   const h = {
     createSession: (body = {}) => api.post("/api/session", body),
