@@ -205,6 +205,33 @@ describe("parseCommand", () => {
       value: { ops: [{ op: "block", reason: "waiting on CI" }] },
     })
   })
+  it("takes the first lone -- as the separator and keeps the rest as typed, more separators and quotes included", () => {
+    expect(parseCommand("block Tag -- waiting for ops -- back Monday", list)).toMatchObject({
+      ok: true,
+      value: {
+        ops: [
+          {
+            op: "block",
+            target: { kind: "task", text: "Tag release" },
+            reason: "waiting for ops -- back Monday",
+          },
+        ],
+      },
+    })
+    expect(parseCommand('drop Tag -- the "generated" changelog', list)).toMatchObject({
+      ok: true,
+      value: { ops: [{ op: "drop", reason: 'the "generated" changelog' }] },
+    })
+    expect(parseCommand("rename wire -- Wire the CLI -- and the flags", list)).toMatchObject({
+      ok: true,
+      value: { ops: [{ op: "rename", to: "Wire the CLI -- and the flags" }] },
+    })
+    // Spacing inside the text stays; a line break folds to one space (a task is one line).
+    expect(parseCommand("rename wire -- a  b\n c", list)).toMatchObject({
+      ok: true,
+      value: { ops: [{ op: "rename", to: "a  b c" }] },
+    })
+  })
   it("parses a block reason after --", () => {
     expect(parseCommand("block Tag -- waiting for review", list)).toEqual({
       ok: true,
