@@ -73,8 +73,9 @@ describe("the text after ` -- `", () => {
         const parsed = parseCommand(`${verb} ${shownName} -- ${text}`, list)
         const want = expected(text)
         if (verb === "rename") {
-          if (want === "") return expect(parsed.ok).toBe(false)
-          return expect(parsed).toMatchObject({ ok: true, value: { ops: [{ op: "rename", to: want }] } })
+          if (want === "") expect(parsed.ok).toBe(false)
+          else expect(parsed).toMatchObject({ ok: true, value: { ops: [{ op: "rename", to: want }] } })
+          return
         }
         expect(parsed.ok).toBe(true)
         const op = parsed.ok && parsed.value.kind === "ops" ? parsed.value.ops[0] : undefined

@@ -5,7 +5,7 @@
 import { appendPhase, clean, eachTask } from "./queries.ts"
 import { fail, ok, type Result } from "./result.ts"
 import { OPEN, type Op, type Target, type TaskStatus, type TodoList } from "./types.ts"
-import { nearestWord, quotePreview, STATUS_WORDS } from "./words.ts"
+import { foldLine, nearestWord, quotePreview, STATUS_WORDS } from "./words.ts"
 
 export type CommandPlan =
   | { readonly kind: "show" }
@@ -72,9 +72,12 @@ interface Word {
  * Splits on whitespace; a "double" or 'single' quoted run is one word and its quotes are not part of
  * the text. A quote inside a word (don't) or without its closing partner is text.
  */
+// One word: a quoted run, else a run of non-space characters.
+const WORD = /"([^"]*)"|'([^']*)'|(\S+)/g
+
 function words(input: string): Word[] {
   const out: Word[] = []
-  for (const match of input.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g))
+  for (const match of input.matchAll(WORD))
     out.push(
       match[3] !== undefined
         ? { text: match[3], quoted: false }
@@ -169,10 +172,24 @@ function parseAppend(list: TodoList, rest: string): Result<Op> {
   return ok({ op: "append", phase: named ? clean(first.text) : appendPhase(list), items: [text] })
 }
 
-/** `name -- rest`: the name before a lone `--`, and what follows it (a reason, a new text). */
+/**
+ * `name -- text`: the name before the first lone `--` (a word of its own, outside quotes), and everything after
+ * it as typed: later separators, quotes and dashes belong to the reason or the new text, never cut.
+ */
 function splitReason(rest: string): [string, string] {
-  const [name = "", after = ""] = rest.split(/(?:^|\s)--(?:\s|$)/, 2)
-  return [name, after]
+  for (const match of rest.matchAll(WORD))
+    if (match[0] === "--") return [rest.slice(0, match.index), rest.slice(match.index + 2)]
+  return [rest, ""]
+}
+
+/**
+ * The text after the separator as it is kept: on one line (a line break folds to a space, as a task is one
+ * line) and trimmed; quotes around the whole of it are grouping, as around a name, and go.
+ */
+function typedText(raw: string): string {
+  const line = foldLine(raw)
+  const quoted = /^"([^"]*)"$/.exec(line) ?? /^'([^']*)'$/.exec(line)
+  return quoted ? clean(quoted[1]!) : line
 }
 
 /** Parses the text after `/todo` into a plan. Never throws; unknown verbs are errors with usage. */
@@ -213,7 +230,7 @@ export function parseCommand(input: string, list: TodoList): Result<CommandPlan>
       const [name = "", rawTo = ""] = splitReason(rest)
       const nameText = clean(tokenize(name).join(" "))
       if (tokenize(name).length > 0 && nameText === "") return fail(blankName(verb))
-      const to = clean(tokenize(rawTo).join(" "))
+      const to = typedText(rawTo)
       if (nameText === "" || to === "")
         return fail("rename needs a name and the new text: /todo rename <task|phase> -- <new text>")
       const resolved = resolveTarget(list, nameText, { task: true, phase: true }, verb)
@@ -246,7 +263,7 @@ export function parseCommand(input: string, list: TodoList): Result<CommandPlan>
       const nameWords = tokenize(name)
       const nameText = clean(nameWords.join(" "))
       if (nameWords.length > 0 && nameText === "") return fail(blankName(verb))
-      const reason = clean(tokenize(rawReason).join(" "))
+      const reason = typedText(rawReason)
       if (nameText === "") {
         if (verb !== "drop") return fail(`${verb} needs a task or phase: /todo ${verb} <name> [-- reason]`)
         const all: Op = reason
