@@ -20,6 +20,7 @@ import {
   AGENTS,
   proveAsk,
   proveDeniedAgent,
+  proveOpenAgents,
   proveResultStubs,
   proveStubs,
   speakingScenarios,
@@ -215,6 +216,7 @@ try {
   const t9 = Date.now()
   const ctx9 = { host, model, check, requestsOf, reminderMessages, quiet }
   await proveDeniedAgent(ctx9)
+  await proveOpenAgents(ctx9)
   await proveAsk(ctx9)
   let saved = 0
   let stubbed = 0

@@ -15,10 +15,19 @@ const RESULT_STUBS = [
 ]
 const NUDGE = "edits or commands since the todo list was last updated"
 
-/** Agents the smoke host declares: todo denied for one, asked for by another. */
+/**
+ * Agents the smoke host declares: todo denied for one, asked for by another; two that allow everything, one of
+ * them naming todowrite before its catch-all (the host reads an agent's own rules after the global ones).
+ */
 export const AGENTS = {
   review: { mode: "primary", description: "Reviews without a todo list", permission: { todo: "deny" } },
   careful: { mode: "primary", description: "Approves each todo call", permission: { todo: "ask" } },
+  open: { mode: "primary", description: "Allows every tool", permission: { "*": "allow" } },
+  keen: {
+    mode: "primary",
+    description: "Allows todowrite by name",
+    permission: { todowrite: "allow", "*": "allow" },
+  },
 }
 
 const bash = (n) => call("bash", { command: "true", description: `step ${n}` })
@@ -39,6 +48,8 @@ export const speakingScenarios = {
     if (turnResults < 13) return bash(turnResults + 1)
     return { text: "Reviewed more." }
   },
+  // An agent that allows every tool answers in words: the request's tool list is what is checked.
+  "open-tools": () => ({ text: "Looked." }),
   // An agent whose todo calls wait for the user's approval views the list.
   "ask-view"(info) {
     const { turnResults } = shape(info)
@@ -94,6 +105,24 @@ export async function proveDeniedAgent({ host, check, requestsOf, reminderMessag
   const afterReview = await reminderMessages(host, id)
   check("...and no reminder", afterReview.length === 1, `${afterReview.length}`)
   return id
+}
+
+/** Agents whose own rules allow everything, todowrite by name too: offered `todo`, never the host's `todowrite`. */
+export async function proveOpenAgents({ host, check, requestsOf, quiet }) {
+  for (const agent of ["open", "keen"]) {
+    const session = await host.createSession()
+    const since = requestsOf("open-tools").length
+    await host.turn(session.id, "scenario:open-tools Look around.", { agent, idleTimeoutMs: 150_000 })
+    await quiet(host, session.id)
+    const offered = requestsOf("open-tools").slice(since)
+    const names = offered.flatMap(toolNames)
+    check(`an agent with ${JSON.stringify(AGENTS[agent].permission)} is offered todo`, names.includes("todo"))
+    check(
+      "...and never todowrite",
+      offered.length > 0 && offered.every((r) => !toolNames(r).includes("todowrite")),
+      names.join(","),
+    )
+  }
 }
 
 /** `todo: "ask"`: the call waits for the user's approval through the host, then runs. */

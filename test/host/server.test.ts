@@ -6,6 +6,7 @@ import type { Hooks } from "@opencode-ai/plugin"
 import { describe, expect, it } from "vitest"
 import { DEFAULT_LIMITS } from "../../src/core/list/types.ts"
 import { MARKER } from "../../src/core/model/prompts.ts"
+import { type Access, type Rule, toolAccess } from "../../src/core/session/permission.ts"
 import { replaceFromMarkdown } from "../../src/shared/user-edits.ts"
 import { type FakeHost, fakeHosts, type HostOptions } from "../fixtures/host.ts"
 
@@ -63,10 +64,60 @@ describe("registration", () => {
     expect(existsSync(join(paths[0]!, "todo-discipline", "SKILL.md"))).toBe(true)
   })
 
+  /**
+   * An agent's rules as OpenCode 1.18 builds them from the config the hook left (packages/opencode/src/agent/
+   * agent.ts): the defaults, then the global `permission`, then the agent's own, each object read in key order.
+   */
+  function hostRules(cfg: Obj, agent: string): Rule[] {
+    const fromConfig = (permission: unknown): Rule[] =>
+      Object.entries((permission ?? {}) as Obj).flatMap(([key, value]) =>
+        typeof value === "string"
+          ? [{ permission: key, pattern: "*", action: value as Access }]
+          : Object.entries(value as Obj).map(([pattern, action]) => ({
+              permission: key,
+              pattern,
+              action: action as Access,
+            })),
+      )
+    const own = ((cfg.agent ?? {}) as Record<string, Obj>)[agent]?.permission
+    return [...fromConfig({ "*": "allow" }), ...fromConfig(cfg.permission), ...fromConfig(own)]
+  }
+  const userAgents = () => ({
+    open: { mode: "primary", permission: { "*": "allow" } },
+    keen: { permission: { todowrite: "allow", "*": "allow" } },
+    careful: { permission: { todo: "ask", "*": "ask" } },
+    plain: { description: "no rules of its own" },
+    build: { permission: { edit: "ask", "*": "allow" } },
+  })
+
+  it("keeps todowrite away from every agent the user defined, whatever its own rules say", async () => {
+    const { hooks } = await boot()
+    const cfg: Obj = { permission: { todowrite: "allow", "*": "allow" }, agent: userAgents() }
+    await hooks.config!(cfg as never)
+    for (const agent of ["build", "plan", "general", ...Object.keys(userAgents())])
+      expect([agent, toolAccess("todowrite", hostRules(cfg, agent), [])]).toEqual([agent, "deny"])
+    // Every rule the user wrote is still there, in its place; the deny comes after them.
+    const agents = cfg.agent as Record<string, Obj>
+    expect(agents.open!.permission).toEqual({ "*": "allow", todowrite: "deny" })
+    expect(Object.keys(agents.keen!.permission as Obj)).toEqual(["*", "todowrite"])
+    expect(agents.careful!.permission).toEqual({ todo: "ask", "*": "ask", todowrite: "deny" })
+    expect(toolAccess("todo", hostRules(cfg, "careful"), [])).toBe("ask")
+    expect(Object.keys(cfg.permission as Obj)).toEqual(["*", "todowrite"])
+  })
+
   it("keeps todowrite with keepTodowrite, and registers nothing when disabled", async () => {
     const kept: Obj = {}
     await (await boot({ keepTodowrite: true })).hooks.config!(kept as never)
     expect(kept.permission).toBeUndefined()
+    const keptAgents: Obj = { permission: { "*": "allow" }, agent: userAgents() }
+    await (await boot({ keepTodowrite: true })).hooks.config!(keptAgents as never)
+    expect(keptAgents).toEqual({
+      permission: { "*": "allow" },
+      agent: userAgents(),
+      command: keptAgents.command,
+      skills: keptAgents.skills,
+    })
+    expect(toolAccess("todowrite", hostRules(keptAgents, "open"), [])).toBe("allow")
     expect((await boot({ enabled: false })).hooks).toEqual({})
   })
 })
