@@ -16,6 +16,7 @@ import {
   steerSystemPrompt,
 } from "../core/model/host-prompt.ts"
 import { commandReplyText } from "../core/model/prompts.ts"
+import { toolDeniedEverywhere } from "../core/session/permission.ts"
 import { agentRulesSource } from "./agent-rules.ts"
 import {
   applyStubs,
@@ -62,6 +63,7 @@ export const server: Plugin = async (input, options) => {
         command?: Record<string, unknown>
         skills?: { paths?: string[] }
         permission?: unknown
+        agent?: unknown
       }
       c.command = {
         ...(c.command ?? {}),
@@ -71,12 +73,13 @@ export const server: Plugin = async (input, options) => {
         },
       }
       c.skills = { ...(c.skills ?? {}), paths: [...(c.skills?.paths ?? []), SKILLS_DIR] }
-      // The host drops a tool whose last matching permission rule is a deny.
+      // The host drops a tool whose last matching permission rule is a deny: one last in every agent's rules.
       if (hostTodoToolHidden(config)) {
-        const permission = c.permission
-        if (permission === undefined || (typeof permission === "object" && permission !== null))
-          c.permission = { ...((permission as object) ?? {}), [HOST_TODO_TOOL]: "deny" }
-        else if (typeof permission === "string") c.permission = { "*": permission, [HOST_TODO_TOOL]: "deny" }
+        const denied = toolDeniedEverywhere(c, HOST_TODO_TOOL)
+        c.permission = denied.permission
+        const agents = c.agent as Record<string, Record<string, unknown>> | undefined
+        for (const [name, permission] of denied.agents)
+          if (agents?.[name]) agents[name].permission = permission
       }
     }),
 

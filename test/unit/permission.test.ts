@@ -7,6 +7,7 @@ import {
   RULES_MAX,
   type Rule,
   toolAccess,
+  toolDeniedEverywhere,
   wildcardMatch,
 } from "../../src/core/session/permission.ts"
 
@@ -106,5 +107,37 @@ describe("decoding", () => {
     ])
     expect([...agents.keys()]).toEqual(["build"])
     expect(decodeAgentRules({ data: [] }).size).toBe(0)
+  })
+})
+
+describe("toolDeniedEverywhere", () => {
+  it("denies the tool last, globally and in each agent's own setting, keeping every other rule in its order", () => {
+    const denied = toolDeniedEverywhere(
+      {
+        permission: "ask",
+        agent: {
+          open: { permission: { "*": "allow" } },
+          keen: { permission: { todowrite: "allow", bash: { "git *": "allow" }, "*": "allow" } },
+          plain: { mode: "subagent" },
+          odd: "not an agent",
+        },
+      },
+      "todowrite",
+    )
+    expect(denied.permission).toEqual({ "*": "ask", todowrite: "deny" })
+    expect([...denied.agents.keys()]).toEqual(["open", "keen", "plain"])
+    expect(denied.agents.get("open")).toEqual({ "*": "allow", todowrite: "deny" })
+    expect(Object.entries(denied.agents.get("keen") as object)).toEqual([
+      ["bash", { "git *": "allow" }],
+      ["*", "allow"],
+      ["todowrite", "deny"],
+    ])
+    expect(denied.agents.get("plain")).toEqual({ todowrite: "deny" })
+  })
+  it("leaves a setting the host would refuse as it is", () => {
+    expect(toolDeniedEverywhere({ permission: ["deny"], agent: { x: { permission: 3 } } }, "t")).toEqual({
+      permission: ["deny"],
+      agents: new Map([["x", 3]]),
+    })
   })
 })

@@ -107,3 +107,37 @@ export function toolAccess(
   if (decided !== undefined) return decided.action
   return agentRules === undefined ? "allow" : "ask"
 }
+
+/** The `permission` settings of a host config, global and per agent, that deny one tool to every agent. */
+export interface DeniedSettings {
+  readonly permission: unknown
+  /** Each agent the config defines, by name: its new `permission` setting. */
+  readonly agents: ReadonlyMap<string, unknown>
+}
+
+/**
+ * A config's `permission` settings with `tool` denied for every agent, the user's own rules kept in their
+ * order. 1.18 builds an agent's rules as the defaults, then the global setting, then the agent's own, each
+ * object read in key order, and the last match wins: a deny in the global setting alone loses to an agent's
+ * `"*": "allow"`, and one written before a catch-all loses to it. So the deny goes last in the global
+ * setting and in each agent's, and a rule already naming the tool moves there. A setting that is neither an
+ * action nor an object (the host refuses it) is left as it is.
+ */
+export function toolDeniedEverywhere(
+  config: { permission?: unknown; agent?: unknown },
+  tool: string,
+): DeniedSettings {
+  const agents = new Map<string, unknown>()
+  if (isRecord(config.agent))
+    for (const [name, agent] of Object.entries(config.agent))
+      if (isRecord(agent)) agents.set(name, denyLast(agent.permission, tool))
+  return { permission: denyLast(config.permission, tool), agents }
+}
+
+function denyLast(permission: unknown, tool: string): unknown {
+  if (permission === undefined) return { [tool]: "deny" }
+  if (typeof permission === "string") return { "*": permission, [tool]: "deny" }
+  if (!isRecord(permission)) return permission
+  const { [tool]: _named, ...rest } = permission
+  return { ...rest, [tool]: "deny" }
+}
