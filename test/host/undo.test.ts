@@ -3,7 +3,9 @@
 // brings the newest list back, and the next prompt commits the undo for good.
 import { describe, expect, it } from "vitest"
 import { listAt } from "../../src/core/history/history.ts"
-import { DEFAULT_LIMITS } from "../../src/core/list/types.ts"
+import { parseCommand } from "../../src/core/list/command.ts"
+import { executeOps } from "../../src/core/list/execute.ts"
+import { DEFAULT_LIMITS, type TodoList } from "../../src/core/list/types.ts"
 import { runUserOps } from "../../src/shared/user-edits.ts"
 import { historyOf } from "../../src/store/record.ts"
 import { ALLOW_ALL, type FakeHost, fakeHosts } from "../fixtures/host.ts"
@@ -352,8 +354,8 @@ describe("a /todo command's edit belongs to the command's own message", () => {
       expect(texts(await stored(c.h))).toEqual(
         rmFirst
           ? ["Write parser", "Test parser", "Ship it"]
-          : // The append, made on the list without "Ship it", is made again on the list with it, by task.
-            ["Write parser", "Test parser", "Write docs", "Ship it"],
+          : // The append, made on the list without "Ship it", is made again on the list with it, as typed.
+            ["Write parser", "Test parser", "Ship it", "Write docs"],
       )
       // Undo at the append's message: the append is taken back; the rm stays only when its message comes first.
       await c.revert(own(1))
@@ -364,6 +366,53 @@ describe("a /todo command's edit belongs to the command's own message", () => {
       expect(texts(await stored(c.h))).toEqual(both)
       expect(c.h.logs).toEqual([])
     }
+  })
+
+  it("two commands racing: an undo to each one's message shows the list before it, whatever order the store wrote them in", async () => {
+    const states = (list: TodoList) => list.flatMap((p) => p.tasks.map((t) => `${t.text}:${t.status}`))
+    const PAIRS = [
+      ['rm "Ship it"', "append Write docs"],
+      ['rename "Ship it" -- Ship', 'done "Ship it"'],
+      ['block "Ship it" -- waiting for ops', "append Write docs"],
+      ["append A", "append B"],
+    ]
+    for (const pair of PAIRS)
+      for (const ran of [
+        [0, 1],
+        [1, 0],
+      ])
+        for (const minted of [
+          [0, 1],
+          [1, 0],
+        ]) {
+          const c = await started()
+          await planDoneDone(c)
+          const before = await stored(c.h)
+          // The hooks run (and their store writes settle) in `ran`; the host mints their messages in `minted`.
+          const parts: unknown[][] = []
+          for (const i of ran) parts[i] = await c.h.commandParts(S, pair[i]!)
+          const both = states(await stored(c.h))
+          const ids: string[] = []
+          for (const i of minted) {
+            ids[i] = c.id("msg")
+            await c.message(parts[i]!, ids[i])
+          }
+          // Before the first message: the list before both. Before the second: the first one's command alone.
+          const parsed = parseCommand(pair[minted[0]!]!, before)
+          const plan = parsed.ok ? parsed.value : undefined
+          const first = executeOps(before, plan?.kind === "ops" ? plan.ops : [])
+          const expected = [states(before), states(first.ok ? first.list : before)]
+          const seen = []
+          for (const i of minted) {
+            await c.revert(ids[i]!)
+            seen.push(states(await stored(c.h)))
+          }
+          const label = `${pair.join(" | ")}, run ${ran}, minted ${minted}`
+          expect([label, seen]).toEqual([label, expected])
+          await c.unrevert()
+          expect([label, states(await stored(c.h))]).toEqual([label, both])
+          expect(c.h.logs).toEqual([])
+        }
   })
 
   it("a prompt sent while a command waits for its message takes no command's edit", async () => {
