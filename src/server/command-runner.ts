@@ -4,7 +4,7 @@
 
 import { COMMAND_USAGE, parseCommand, unchangedText } from "../core/list/command.ts"
 import { renderMarkdown } from "../core/list/markdown.ts"
-import type { Limits, TodoList } from "../core/list/types.ts"
+import type { Limits, Op, TodoList } from "../core/list/types.ts"
 import { PLUGIN_ID, quote } from "../core/list/words.ts"
 import { formatList } from "../core/model/format.ts"
 import type { CommandReport } from "../core/model/prompts.ts"
@@ -21,8 +21,8 @@ export interface CommandContext {
 
 /**
  * Runs `/todo <argumentsText>` on the session's list in effect (while reverted, the list before the revert
- * point); a change is recorded at `at`, with the command's `mark` (its message carries it). Returns the report
- * and the list after it.
+ * point); a change is recorded at `at`, with the command's `mark` (its message carries it). Returns the report,
+ * the list after it and, for a verb, the ops it ran (made again as typed if its edit moves among others').
  */
 export async function runCommand(
   context: CommandContext,
@@ -31,7 +31,7 @@ export async function runCommand(
   argumentsText: string,
   at?: EditAnchor,
   mark?: string,
-): Promise<{ readonly report: CommandReport; readonly list: TodoList }> {
+): Promise<{ readonly report: CommandReport; readonly list: TodoList; readonly ops?: readonly Op[] }> {
   const { store, directory, limits } = context
   const parsed = parseCommand(argumentsText, list)
   const unchanged = (report: CommandReport) => ({ report, list })
@@ -95,7 +95,7 @@ export async function runCommand(
             list: out.list,
           }
         : { error: out.error }
-      return { report, list: out.list }
+      return { report, list: out.list, ops: plan.ops }
     }
   }
 }

@@ -200,7 +200,7 @@ export async function startRuntime(deps: {
         // The host runs the command before it commits a pending undo: the command sees the reverted list.
         const before = s.list
         const at = await sessions.editAnchor(s)
-        const ran = await runCommand({ store, directory, limits }, s.id, before, text, at, mark)
+        const { ops, ...ran } = await runCommand({ store, directory, limits }, s.id, before, text, at, mark)
         out = mark === undefined ? ran : { ...ran, mark }
         const { report } = out
         // Without a message of its own (OpenCode 2) the change is told as a user edit; else it settles on
@@ -213,7 +213,7 @@ export async function startRuntime(deps: {
                 ...(report.removedPhases ? { removedPhases: report.removedPhases } : {}),
               }
             : undefined
-        await sessions.commandRan(s, before, out.list, note, mark)
+        await sessions.commandRan(s, before, out.list, note, mark, ops)
       })
       return out
     },

@@ -10,7 +10,7 @@ import { type Point, revertPoint, sameList } from "../core/history/history.ts"
 import { settleEdit } from "../core/history/placement.ts"
 import { type EditAnchor, editAnchor, type RewindAction, samePoint } from "../core/history/rewind.ts"
 import { type EditNote, isEditNote } from "../core/list/diff.ts"
-import type { TodoList } from "../core/list/types.ts"
+import type { Op, TodoList } from "../core/list/types.ts"
 import { type History, type StubState, stepStubs } from "../core/model/stale.ts"
 import type { Access } from "../core/session/permission.ts"
 import {
@@ -84,7 +84,8 @@ export interface Sessions {
   /**
    * The /todo command left `after` in effect (it was `before`): the session takes it and the core hears of it.
    * `note`: the host mints no message for the command (OpenCode 2), so the change reaches the core as a user
-   * edit, told to the model on its next request. `mark`: the command's mark, which its message will carry.
+   * edit, told to the model on its next request. `mark`: the command's mark, which its message will carry;
+   * `ops`: the ops it ran, for a verb.
    */
   commandRan(
     s: Tracked,
@@ -92,6 +93,7 @@ export interface Sessions {
     after: TodoList,
     note?: EditNote,
     mark?: string,
+    ops?: readonly Op[],
   ): Promise<readonly SessionAction[]>
   /** Steps the session's stubs of stale results over the request's messages (core/model/stale.ts), and returns them. */
   stubs(s: Tracked, history: History): StubState
@@ -173,7 +175,7 @@ export function trackSessions(deps: {
   async function followRewind(s: Held, change: Extract<RewindAction, { type: "settle" }>): Promise<void> {
     const { value: stepped } = await update(s, (current) => {
       const history = historyOf(current)
-      const stepped = settleEdit(history, change.message, change.made, change.mark, limits)
+      const stepped = settleEdit(history, change.message, change.made, change.mark, limits, change.ops)
       if (stepped.history === history) return { value: stepped }
       return { next: { ...current, list: stepped.list, history: stepped.history }, value: stepped }
     })
@@ -380,12 +382,18 @@ export function trackSessions(deps: {
     inOrder,
     step,
     update,
-    commandRan(s: Held, before, after, note, mark) {
+    commandRan(s: Held, before, after, note, mark, ops) {
       if (!sameList(s.list, after)) host.listChanged(s.id)
       s.list = after
       if (note !== undefined) return note.lines.length > 0 ? step(s, editedEvent(note)) : Promise.resolve([])
       // The host mints the command's own message after this hook: the edit settles on it (rewind.ts).
-      return step(s, { type: "command.ran", before, after, ...(mark === undefined ? {} : { mark }) })
+      return step(s, {
+        type: "command.ran",
+        before,
+        after,
+        ...(mark === undefined ? {} : { mark }),
+        ...(ops === undefined ? {} : { ops }),
+      })
     },
     stubs(s: Held, history) {
       const stubs = stepStubs(s.state.stubs, history)

@@ -381,24 +381,42 @@ describe("a /todo command's edit belongs to the command's own message", () => {
         [0, 1],
         [1, 0],
       ])
-        for (const minted of [
-          [0, 1],
-          [1, 0],
-        ]) {
+        for (const [minted, heard] of [
+          [
+            [0, 1],
+            [0, 1],
+          ],
+          [
+            [1, 0],
+            [1, 0],
+          ],
+          [
+            [0, 1],
+            [1, 0],
+          ],
+          [
+            [1, 0],
+            [0, 1],
+          ],
+        ] as const) {
           const c = await started()
           await planDoneDone(c)
           const before = await stored(c.h)
           // The hooks run (and their store writes settle) in `ran`; the host mints their messages in `minted`.
           const parts: unknown[][] = []
-          for (const i of ran) parts[i] = await c.h.commandParts(S, pair[i]!)
-          const both = states(await stored(c.h))
-          const ids: string[] = []
-          for (const i of minted) {
-            ids[i] = c.id("msg")
-            await c.message(parts[i]!, ids[i])
+          const ranOn: TodoList[] = []
+          for (const i of ran) {
+            ranOn[i] = await stored(c.h)
+            parts[i] = await c.h.commandParts(S, pair[i]!)
           }
-          // Before the first message: the list before both. Before the second: the first one's command alone.
-          const parsed = parseCommand(pair[minted[0]!]!, before)
+          const both = states(await stored(c.h))
+          // The host mints the messages' ids in `minted`; its hooks hear of them in `heard`.
+          const ids: string[] = []
+          for (const i of minted) ids[i] = c.id("msg")
+          for (const i of heard) await c.message(parts[i]!, ids[i])
+          // Before the first message: the list before both. Before the second: the first one's command alone, as
+          // it resolved on the list it ran on.
+          const parsed = parseCommand(pair[minted[0]!]!, ranOn[minted[0]!]!)
           const plan = parsed.ok ? parsed.value : undefined
           const first = executeOps(before, plan?.kind === "ops" ? plan.ops : [])
           const expected = [states(before), states(first.ok ? first.list : before)]
@@ -407,7 +425,7 @@ describe("a /todo command's edit belongs to the command's own message", () => {
             await c.revert(ids[i]!)
             seen.push(states(await stored(c.h)))
           }
-          const label = `${pair.join(" | ")}, run ${ran}, minted ${minted}`
+          const label = `${pair.join(" | ")}, run ${ran}, minted ${minted}, heard ${heard}`
           expect([label, seen]).toEqual([label, expected])
           await c.unrevert()
           expect([label, states(await stored(c.h))]).toEqual([label, both])

@@ -107,11 +107,16 @@ export function recordCall(
 // ---------------------------------------------------------------------------------------------------------
 // Changes anchored out of the order they were made
 
-/** A change as made: where it belongs, its call hash ("" for a user edit), and the list it left. */
+/**
+ * A change as made: where it belongs, its call hash ("" for a user edit), the list it left, and the typed ops
+ * that made it when they are at hand (a /todo verb settling now): made again on another list, they are run as
+ * typed rather than replayed by task.
+ */
 interface Made {
   readonly pos: Pos
   readonly call: string
   readonly list: TodoList
+  readonly ops?: readonly Op[]
 }
 
 /**
@@ -152,7 +157,7 @@ function newest(
  * after base's newest. At most RECENT changes: at most RECENT^2/2 remakes, on this rare path only.
  */
 function placeAll(base: ListHistory, changes: readonly Made[], limits: Limits): ListHistory {
-  const edits = changes.map((c, i) => pendingEdit(i === 0 ? base.top : changes[i - 1]!.list, c.list))
+  const edits = changes.map((c, i) => pendingEdit(i === 0 ? base.top : changes[i - 1]!.list, c.list, c.ops))
   const order = changes.map((_, i) => i).sort((a, b) => compare(changes[a]!.pos, changes[b]!.pos) || a - b)
   const included = new Set<number>()
   let h = base
@@ -227,10 +232,14 @@ export function recordEdit(history: ListHistory, edit: UserEdit, list: TodoList)
  * command's message then takes the edit back with it. The edit is the newest entry with the command's `mark`
  * (the command's message carries the mark, so two commands run at once each settle on their own message);
  * without a mark, or when it is gone (an edit made again by a commit keeps none), the newest entry when it is
- * a user edit that left the list `made` (listFingerprint). Unsettled command edits made after it, still before
- * the message, move with it (their own messages come later); a change anchored between keeps its place
- * (placeAll). Anything else (a command that changed nothing, an edit already at or after the message, one
- * further back than the newest RECENT) leaves the history as it is.
+ * a user edit that left the list `made` (listFingerprint). Every other unsettled command edit still before
+ * the message goes after it, since its own message most likely comes later: one made after it moves with it,
+ * one made before it (its store write settled first) to the end of this message; should its message come
+ * first after all, it moves back when that message is known. A change anchored between keeps its place
+ * (placeAll), and the list before each message is the changes anchored before it, this command's made again
+ * from its typed `ops` when given (a verb's), else by task. Anything else (a command that changed nothing,
+ * an unmarked edit already at or after the message, one further back than the newest RECENT) leaves the
+ * history as it is.
  */
 export function settleEdit(
   history: ListHistory,
@@ -238,6 +247,7 @@ export function settleEdit(
   made: string,
   mark?: string,
   limits: Limits = DEFAULT_LIMITS,
+  ops?: readonly Op[],
 ): Stepped {
   return guarded(history, () => {
     if (history.rev !== undefined || !isId(message)) return stepped(history)
@@ -255,14 +265,25 @@ export function settleEdit(
     const newestAt = walked.length - 1
     if (index < 0 && reach > 0 && walked[newestAt]!.entry[2] === "" && listFingerprint(history.top) === made)
       index = newestAt
-    if (index < 0 || compare(walked[index]!.pos, at) >= 0) return stepped(history)
-    const found = newest(history, walked.length - index)
+    if (index < 0) return stepped(history)
+    // An unmarked edit already at or after the message stays. A marked one put after another command's message
+    // (its store write settled first, and its message was guessed to come second) comes back to its own.
+    const back = compare(walked[index]!.pos, at) >= 0
+    if (back && !isCommandSlot(walked[index]!.entry[2])) return stepped(history)
+    // Re-placed from the oldest of: this edit, an unsettled command edit still before the message, the first
+    // change at or after the message (positions ascend along the walk). All within reach, or nothing moves.
+    let from = index
+    for (let i = index - 1; i >= walked.length - reach; i--)
+      if (compare(walked[i]!.pos, at) >= 0 || isCommandSlot(walked[i]!.entry[2])) from = i
+    const found = newest(history, walked.length - from)
     if (found === undefined) return stepped(history)
+    const own = index - from
+    const after: Pos = { m: message, k: 2, p: "" }
     const changes = found.changes.map((c, i) =>
-      i === 0
-        ? { ...c, pos: at, call: "" }
+      i === own
+        ? { ...c, pos: at, call: "", ...(ops === undefined ? {} : { ops }) }
         : isCommandSlot(c.call) && compare(c.pos, at) < 0
-          ? { ...c, pos: at }
+          ? { ...c, pos: i < own ? after : at }
           : c,
     )
     return stepped(placeAll(found.base, changes, limits))

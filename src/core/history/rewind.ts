@@ -26,8 +26,10 @@
  * that message belongs to the command. Its edit is recorded at once, with a mark the hook also writes into the
  * command's part; the user message that carries the mark is the command's, and the edit settles there
  * (placement.ts `settleEdit`), after any commit that message makes. Several commands may wait at once (two
- * `POST /command` together): each settles on the message with its own mark, whatever order they come in,
- * and a message with no mark (a prompt, a reminder) takes no marked command's edit. A command the adapter
+ * `POST /command` together): each settles on the message with its own mark, whatever order they come in
+ * and whatever order their edits were recorded in (a verb's ops wait with it, so its edit can be made again
+ * as typed before an edit recorded ahead of it), and a message with no mark (a prompt, a reminder) takes no
+ * marked command's edit. A command the adapter
  * gave no mark is settled by the next user message with no mark, oldest first (the order the hooks ran in):
  * nothing else would tell two such commands apart, or a command's message from a prompt.
  * Ids are compared as strings: the host mints message and part ids in ascending order.
@@ -35,6 +37,7 @@
  * COMMANDS_MAX waiting commands.
  */
 
+import type { Op } from "../list/types.ts"
 import type { Point } from "./history.ts"
 
 export type { Point }
@@ -60,16 +63,21 @@ export interface RewindFacts {
 }
 
 /**
- * A /todo command waiting for its message: its mark (if the hook gave one) and the list it left (a fingerprint;
- * null when it changed nothing: its message then settles nothing, and takes no other command's edit).
+ * A /todo command waiting for its message: its mark (if the hook gave one), the list it left (a fingerprint;
+ * null when it changed nothing: its message then settles nothing, and takes no other command's edit) and the
+ * ops of a verb (at most COMMAND_OPS_MAX; more are not kept), to be made again as typed if its edit settles
+ * before edits made ahead of it.
  */
 export interface WaitingCommand {
   readonly mark?: string
   readonly made: string | null
+  readonly ops?: readonly Op[]
 }
 
 export const TODO_PARTS_MAX = 16
 export const COMMANDS_MAX = 8
+/** A /todo verb runs one op; a command is never more than a call's worth. */
+export const COMMAND_OPS_MAX = 50
 
 export type RewindEvent =
   | { readonly type: "revert"; readonly point: Point | null }
@@ -86,15 +94,32 @@ export type RewindEvent =
       readonly recorded?: Point
     }
   | ({ readonly type: "todo.part" } & TodoPart)
-  /** A /todo command ran; `made` fingerprints the list it left, null when it changed nothing; `mark` its mark. */
-  | { readonly type: "command"; readonly made: string | null; readonly mark?: string }
+  /**
+   * A /todo command ran; `made` fingerprints the list it left, null when it changed nothing; `mark` its mark;
+   * `ops` what a verb ran.
+   */
+  | {
+      readonly type: "command"
+      readonly made: string | null
+      readonly mark?: string
+      readonly ops?: readonly Op[]
+    }
 
 export type RewindAction =
   | { readonly type: "revert"; readonly point: Point }
   | { readonly type: "unrevert" }
   | { readonly type: "commit"; readonly point: Point }
-  /** The command's edit (marked `mark`, else the one that left `made`) belongs to `message`, the command's own. */
-  | { readonly type: "settle"; readonly message: string; readonly made: string; readonly mark?: string }
+  /**
+   * The command's edit (marked `mark`, else the one that left `made`) belongs to `message`, the command's own;
+   * `ops`: what it ran, when a verb.
+   */
+  | {
+      readonly type: "settle"
+      readonly message: string
+      readonly made: string
+      readonly mark?: string
+      readonly ops?: readonly Op[]
+    }
 
 export interface RewindStep {
   readonly facts: RewindFacts
@@ -180,11 +205,19 @@ export function stepRewind(facts: RewindFacts, event: RewindEvent): RewindStep {
       const waiting = step.facts.commands
       const index = event.user ? waiting.findIndex((c) => c.mark === event.command) : -1
       if (index >= 0) {
-        const { made, mark } = waiting[index]!
+        const { made, mark, ops } = waiting[index]!
         const settle: readonly RewindAction[] =
           id === undefined || made === null
             ? []
-            : [{ type: "settle", message: id, made, ...(mark === undefined ? {} : { mark }) }]
+            : [
+                {
+                  type: "settle",
+                  message: id,
+                  made,
+                  ...(mark === undefined ? {} : { mark }),
+                  ...(ops === undefined ? {} : { ops }),
+                },
+              ]
         const commands = waiting.filter((_, i) => i !== index)
         step = { facts: { ...step.facts, commands }, actions: [...step.actions, ...settle] }
       }
@@ -200,9 +233,11 @@ export function stepRewind(facts: RewindFacts, event: RewindEvent): RewindStep {
       }
     }
     case "command": {
+      const ops = event.ops !== undefined && event.ops.length <= COMMAND_OPS_MAX ? event.ops : undefined
       const waiting: WaitingCommand = {
         made: event.made,
         ...(event.mark === undefined ? {} : { mark: event.mark }),
+        ...(ops === undefined ? {} : { ops }),
       }
       return {
         facts: { ...facts, commands: [...facts.commands, waiting].slice(-COMMANDS_MAX) },

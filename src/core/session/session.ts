@@ -42,7 +42,7 @@ import {
   stepRewind,
 } from "../history/rewind.ts"
 import { diffLists, type EditNote } from "../list/diff.ts"
-import type { OpName, TodoList } from "../list/types.ts"
+import type { Op, OpName, TodoList } from "../list/types.ts"
 import { TODO_TOOL } from "../list/words.ts"
 import { SUBAGENT_REFUSAL } from "../model/prompts.ts"
 import { initialStubs, type StubState } from "../model/stale.ts"
@@ -127,12 +127,16 @@ export type HostEvent =
       readonly after: TodoList
       readonly dropped: number
     }
-  /** A /todo command ran on the server: the list before and after it, and its mark (its message comes next). */
+  /**
+   * A /todo command ran on the server: the list before and after it, its mark (its message comes next) and,
+   * for a verb, the ops it ran.
+   */
   | {
       readonly type: "command.ran"
       readonly before: TodoList
       readonly after: TodoList
       readonly mark?: string
+      readonly ops?: readonly Op[]
     }
   /** The host announced the part that holds a todo call. */
   | {
@@ -334,6 +338,7 @@ function rewindEvent(event: HostEvent): RewindEvent | undefined {
         type: "command",
         made: sameList(event.before, event.after) ? null : listFingerprint(event.after),
         ...(event.mark === undefined ? {} : { mark: event.mark }),
+        ...(event.ops === undefined ? {} : { ops: event.ops }),
       }
     default:
       return undefined
