@@ -3,12 +3,14 @@
 // with comments, malformed files (refused, untouched), idempotence, uninstall, --project, --dry-run.
 import { spawnSync } from "node:child_process"
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
@@ -96,6 +98,30 @@ function write(file: string, text: string, options?: { mode: number }) {
 }
 
 const read = (file: string) => readFileSync(file, "utf8")
+
+/**
+ * JSONC as plain JSON, written here without the installer's parser: comments out (outside strings), then
+ * trailing commas out, so a test can read a file the way OpenCode does.
+ */
+function stripJsonc(text: string): string {
+  let out = ""
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    if (c === '"') {
+      let j = i + 1
+      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1
+      out += text.slice(i, j + 1)
+      i = j
+    } else if (c === "/" && text[i + 1] === "/") {
+      while (i < text.length && text[i] !== "\n") i++
+      out += "\n"
+    } else if (c === "/" && text[i + 1] === "*") {
+      i = text.indexOf("*/", i + 2) + 1
+      out += " "
+    } else out += c
+  }
+  return out.replace(/,(\s*[}\]])/g, "$1")
+}
 const plugins = (file: string) => listedSpecs(read(file))
 
 /** A built package folder (the script checks that both entries exist). */
@@ -423,6 +449,42 @@ describe("install-plugin with JSONC", () => {
     expect(read(join(globalDir, "opencode.jsonc"))).toBe(jsonc)
   })
 
+  it("keeps a private config's mode on install and on uninstall", () => {
+    const settings = `{\n  "provider": { "x": { "options": { "apiKey": "k" } } } // keys, private\n}\n`
+    write(join(globalDir, "opencode.jsonc"), settings, { mode: 0o600 })
+    write(join(globalDir, "tui.json"), `{ "theme": "dark" }\n`, { mode: 0o640 })
+    chmodSync(join(globalDir, "opencode.jsonc"), 0o600)
+    chmodSync(join(globalDir, "tui.json"), 0o640)
+    const modes = () => [
+      statSync(join(globalDir, "opencode.jsonc")).mode & 0o7777,
+      statSync(join(globalDir, "tui.json")).mode & 0o7777,
+    ]
+    const owners = () =>
+      [statSync(join(globalDir, "opencode.jsonc")), statSync(join(globalDir, "tui.json"))].map(
+        (s) => `${s.uid}:${s.gid}`,
+      )
+    const owned = owners()
+    expect(run(folder()).code).toBe(0)
+    expect(modes()).toEqual([0o600, 0o640])
+    expect(owners()).toEqual(owned)
+    expect(run("--uninstall").code).toBe(0)
+    expect(modes()).toEqual([0o600, 0o640])
+    expect(owners()).toEqual(owned)
+    expect(read(join(globalDir, "opencode.jsonc")).startsWith(settings.trimEnd().slice(0, -1))).toBe(true)
+  })
+
+  it("lists the entry where OpenCode reads it when the last setting ends in a comment holding a comma", () => {
+    const text = `{\n  "model": "openai/gpt-5" // fast, and cheap\n}\n`
+    write(join(globalDir, "opencode.jsonc"), text)
+    const pkg = folder()
+    expect(run(pkg).code).toBe(0)
+    const after = read(join(globalDir, "opencode.jsonc"))
+    expect(listedSpecs(after)).toEqual([pkg])
+    expect(after).toContain(`"model": "openai/gpt-5", // fast, and cheap\n`)
+    expect(run("--uninstall").code).toBe(0)
+    expect(listedSpecs(read(join(globalDir, "opencode.jsonc")))).toEqual([])
+  })
+
   it("writes through a symlinked config file and keeps the link", () => {
     const real = join(box, "dotfiles", "tui.json")
     write(real, `{ "plugin": [] }\n`)
@@ -469,17 +531,49 @@ describe("editPluginList", () => {
     `{\n  "plugin": [\n    "a",\n    ["b", { "c": 1 }]\n  ]\n}\n`,
     `{\n  "plugin": [\n    "a", // one\n  ],\n}\n`,
     `{\n  "plugin": [ /* none yet */ ]\n}\n`,
+    `{\n  "model": "x" // fast, and cheap\n}\n`,
+    `{\n  "model": "x", // fast, and cheap\n}\n`,
+    `{\n  "model": "x" /* a, b */ // c, d\n}\n`,
+    `{\n  "url": "http://a//b,c" // e, f\n}\n`,
+    `{ "a": 1 /* x, y */ }`,
+    `{\n  "plugin": [\n    "a" // one, two\n  ]\n}\n`,
+    `{\n  "plugin": ["a" /* b, c */], "z": "//,"\n}\n`,
   ]
+
+  /** The file's values as OpenCode reads them, without "plugin". */
+  const settings = (text: string) => {
+    const { plugin: _plugin, ...rest } = JSON.parse(stripJsonc(text)) as Record<string, unknown>
+    return rest
+  }
+  /** Every byte of `text`, in order, is in `within`. */
+  const keeps = (within: string, text: string) => {
+    let at = 0
+    for (const ch of text) {
+      at = within.indexOf(ch, at)
+      if (at < 0) return false
+      at++
+    }
+    return true
+  }
 
   it.each(layouts)("adds one entry that parses back, and uninstall removes only it: %j", (text) => {
     const added = editPluginList(text, { spec: "opencode-todo", isOurs, kind: "opencode" })
     if (!added.ok) throw new Error(added.reason)
     const before = listedSpecs(text) ?? []
     expect(listedSpecs(added.text)).toEqual([...before, "opencode-todo"])
+    // As OpenCode reads it: the entry is in the list, and every other setting is as it was.
+    expect((JSON.parse(stripJsonc(added.text ?? "")) as { plugin: unknown[] }).plugin.at(-1)).toBe(
+      "opencode-todo",
+    )
+    expect(settings(added.text ?? "")).toEqual(settings(text))
+    expect(keeps(added.text ?? "", text)).toBe(true)
     const removed = editPluginList(added.text, { spec: undefined, isOurs, kind: "opencode" })
     if (!removed.ok) throw new Error(removed.reason)
     expect(listedSpecs(removed.text)).toEqual(before)
     expect(parseJsonc(removed.text ?? "").ok).toBe(true)
+    // Every byte the user wrote is still there; where the file had a list, nothing else is.
+    expect(keeps(removed.text ?? "", text)).toBe(true)
+    if (/"plugin"/.test(text)) expect(removed.text).toBe(text)
   })
 
   it("removes a run of entries with their commas in any position", () => {
