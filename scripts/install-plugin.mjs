@@ -17,6 +17,8 @@ import { spawnSync } from "node:child_process"
 import {
   accessSync,
   constants,
+  chmodSync,
+  chownSync,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -345,12 +347,29 @@ function describe(change, dryRun) {
   return `${verb} ${JSON.stringify(change.spec)}${tail}`
 }
 
-/** Write through symlinks, atomically: a temporary file beside the real one, then rename. */
+/**
+ * Write through symlinks, atomically: a temporary file beside the real one, then rename. The new file
+ * keeps the old one's mode and owner (a config holding API keys stays private); where the owner cannot
+ * be given to the temporary file, the old file is written in place instead, which keeps both.
+ */
 function writeConfig(file, text) {
   const real = existsSync(file) ? realpathSync(file) : file
   mkdirSync(dirname(real), { recursive: true })
+  const old = existsSync(real) ? statSync(real) : undefined
   const tmp = `${real}.install-plugin-${process.pid}.tmp`
-  writeFileSync(tmp, text)
+  writeFileSync(tmp, text, old ? { mode: old.mode & 0o7777 } : {})
+  try {
+    if (old) {
+      // The umask narrowed the mode given at creation: set it exactly.
+      chmodSync(tmp, old.mode & 0o7777)
+      const st = statSync(tmp)
+      if (st.uid !== old.uid || st.gid !== old.gid) chownSync(tmp, old.uid, old.gid)
+    }
+  } catch {
+    rmSync(tmp, { force: true })
+    writeFileSync(real, text)
+    return
+  }
   renameSync(tmp, real)
 }
 

@@ -26,9 +26,10 @@ class JsoncError extends Error {
 
 /**
  * Parse JSONC the way OpenCode reads its config (comments and trailing commas allowed) into a tree
- * that keeps offsets: objects have `members` ({ key, keyStart, value }), arrays have `items` and
- * `commas` (the offset of the comma after each item, or -1). Returns { ok: true, root } or
- * { ok: false, error: { message, line, column } }.
+ * that keeps offsets: objects have `members` ({ key, keyStart, value }), arrays have `items`, and
+ * both have `commas` (the offset of the comma after each member or item, or -1): a comma is only
+ * ever found here, by the parser, never by scanning text that may be a comment or a string.
+ * Returns { ok: true, root } or { ok: false, error: { message, line, column } }.
  */
 export function parseJsonc(text) {
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0
@@ -80,7 +81,7 @@ export function parseJsonc(text) {
   }
 
   function object() {
-    const node = { kind: "object", start: i, end: -1, members: [] }
+    const node = { kind: "object", start: i, end: -1, members: [], commas: [] }
     i++
     for (;;) {
       skip()
@@ -92,8 +93,10 @@ export function parseJsonc(text) {
       if (text[i] !== ":") throw new JsoncError("expected ':'", i)
       i++
       node.members.push({ key: key.value, keyStart: key.start, value: value() })
+      node.commas.push(-1)
       skip()
       if (text[i] === ",") {
+        node.commas[node.commas.length - 1] = i
         i++
         continue
       }
@@ -270,7 +273,9 @@ function removeItems(text, node, indexes) {
     const edits = []
     let start = node.items[p].start
     let end = node.items[q].end
-    if (node.commas[q] >= 0) end = node.commas[q] + 1
+    // Spaces after the run go only with the run's own comma: what an install put in, an uninstall takes out.
+    const ownComma = node.commas[q] >= 0
+    if (ownComma) end = node.commas[q] + 1
     else if (p > 0 && node.commas[p - 1] >= 0) {
       const comma = node.commas[p - 1]
       // Comments between that comma and the run belong to the item before: keep them.
@@ -283,7 +288,7 @@ function removeItems(text, node, indexes) {
       edits.push({ start: ls, end: le + 1, text: "" })
       return edits
     }
-    while (text[end] === " " || text[end] === "\t") end++
+    if (ownComma) while (text[end] === " " || text[end] === "\t") end++
     edits.push({ start, end, text: "" })
     return edits
   })
@@ -325,14 +330,14 @@ export function editPluginList(text, { spec, isOurs, kind }) {
     const memberText = `"plugin": [${itemText}]`
     const last = root.members.at(-1)
     const edits = last
-      ? appendAfter(
-          text,
-          { start: last.keyStart, end: last.value.end },
-          commaAfter(text, last.value.end),
-          memberText,
-        )
+      ? appendAfter(text, { start: last.keyStart, end: last.value.end }, root.commas.at(-1), memberText)
       : insertIntoEmpty(text, root, memberText, { block: true })
-    return { ok: true, text: applyEdits(text, edits), changes: [{ action: "added", spec }] }
+    return checked(
+      text,
+      applyEdits(text, edits),
+      [...(listedSpecs(text) ?? []), spec],
+      [{ action: "added", spec }],
+    )
   }
 
   const list = member.value
@@ -344,15 +349,21 @@ export function editPluginList(text, { spec, isOurs, kind }) {
     if (ours.length === 0) return { ok: true, text, changes: [] }
     const changes = ours.map((i) => ({ action: "removed", spec: specs[i] }))
     const left = applyEdits(text, removeItems(text, list, ours))
+    const after = checked(
+      text,
+      left,
+      specs.filter((_, i) => !ours.includes(i)),
+      changes,
+    )
     // The file as this script creates it, now empty: nothing of the user's is in it, so it goes.
-    return { ok: true, text: left === fresh("") ? undefined : left, changes }
+    return after.ok && left === fresh("") ? { ...after, text: undefined } : after
   }
   if (ours.length === 0) {
     const last = list.items.at(-1)
     const edits = last
       ? appendAfter(text, last, list.commas.at(-1) ?? -1, itemText)
       : insertIntoEmpty(text, list, itemText, { block: false })
-    return { ok: true, text: applyEdits(text, edits), changes: [{ action: "added", spec }] }
+    return checked(text, applyEdits(text, edits), [...specs, spec], [{ action: "added", spec }])
   }
   const [first, ...extra] = ours
   const edits = removeItems(text, list, extra)
@@ -364,14 +375,42 @@ export function editPluginList(text, { spec, isOurs, kind }) {
     edits.push({ start: target.start, end: target.end, text: itemText })
     changes.unshift({ action: "replaced", spec: specs[first], with: spec })
   }
-  return { ok: true, text: applyEdits(text, edits), changes }
+  const wanted = specs.flatMap((s, i) => (i === first ? [spec] : extra.includes(i) ? [] : [s]))
+  return checked(text, applyEdits(text, edits), wanted, changes)
 }
 
-/** The offset of a comma that directly follows `end` (whitespace and comments between), or -1. */
-function commaAfter(text, end) {
-  const rest = text.slice(end)
-  const m = /^(?:\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*,/.exec(rest)
-  return m ? end + m[0].length - 1 : -1
+/**
+ * The edit's result, read back before anything is written: it must parse, list exactly `wanted` in
+ * "plugin", and hold every other setting as `before` did. Anything else is refused, with the file
+ * left as it is: a text edit that landed in a comment would otherwise be reported as done.
+ */
+function checked(before, after, wanted, changes) {
+  const parsed = parseJsonc(after)
+  const same =
+    parsed.ok &&
+    parsed.root.kind === "object" &&
+    JSON.stringify(listedSpecs(after)) === JSON.stringify(wanted) &&
+    JSON.stringify(settingsOf(before)) === JSON.stringify(settingsOf(after))
+  if (same) return { ok: true, text: after, changes }
+  return {
+    ok: false,
+    reason:
+      'this script could not edit its "plugin" list safely (the edited text did not read back as planned)',
+  }
+}
+
+/** Every top-level setting but "plugin", as plain values. */
+function settingsOf(text) {
+  const parsed = parseJsonc(text)
+  if (!parsed.ok || parsed.root.kind !== "object") return undefined
+  return parsed.root.members.filter((m) => m.key !== "plugin").map((m) => [m.key, plainValue(m.value)])
+}
+
+/** A parsed node as a plain value (objects as [key, value] pairs, in order). */
+function plainValue(node) {
+  if (node.kind === "object") return node.members.map((m) => [m.key, plainValue(m.value)])
+  if (node.kind === "array") return node.items.map(plainValue)
+  return node.value
 }
 
 /** The plain value of a parsed node (strings, and arrays whose first item is a string). */
