@@ -3,6 +3,7 @@
 
 import { spawnSync } from "node:child_process"
 import {
+  chmodSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -10,6 +11,7 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  statSync,
   symlinkSync,
   truncateSync,
   writeFileSync,
@@ -63,6 +65,17 @@ describe("paths, export and import", () => {
     expect(readFileSync(join(project, "NOTES.md"), "utf8")).toBe("# my notes\n")
     expect(await exportList(plan, project, "NOTES.md", true)).toMatchObject({ ok: true })
     expect(readFileSync(join(project, "NOTES.md"), "utf8")).toBe(renderMarkdown(plan))
+  })
+
+  it("overwrites an existing file keeping its mode", async () => {
+    const project = join(dir, "project-mode")
+    mkdirSync(project)
+    const file = join(project, "TODO.md")
+    writeFileSync(file, "# private plan\n")
+    chmodSync(file, 0o600)
+    expect(await exportList(plan, project, undefined, true)).toMatchObject({ ok: true })
+    expect(readFileSync(file, "utf8")).toBe(renderMarkdown(plan))
+    expect(statSync(file).mode & 0o7777).toBe(0o600)
   })
 
   it("reads an import and explains a missing file", async () => {
