@@ -104,12 +104,15 @@ export async function entryKind(path: string): Promise<"none" | "file" | "link" 
 
 /**
  * Replaces `path` with `text`: a temp file in the same folder, then a rename, so a full disk leaves the old file
- * whole. A symbolic link at `path` is refused rather than followed or replaced. Creates missing folders.
+ * whole. The new file keeps the old one's mode, and its owner where the process may give it. A symbolic link at
+ * `path` is refused rather than followed or replaced. Creates missing folders.
  */
 export async function replaceFile(path: string, text: string, fs: Fs = fsp): Promise<void> {
   if ((await entryKind(path)) === "link") throw Object.assign(new Error("symbolic link"), { code: "ELOOP" })
   await fs.mkdir(dirname(path), { recursive: true })
+  const old = await fs.stat(path).catch(() => undefined)
+  const keep = old === undefined ? undefined : { mode: old.mode, uid: old.uid, gid: old.gid }
   // "lost": the temporary file vanished before the rename, so nothing was written; say so, never "wrote".
-  if ((await writeAtomic(fs, path, text)) === "lost")
+  if ((await writeAtomic(fs, path, text, undefined, keep)) === "lost")
     throw Object.assign(new Error("the temporary file vanished before the rename"), { code: "ENOENT" })
 }

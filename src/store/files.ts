@@ -42,15 +42,29 @@ export function tempName(path: string): string {
 /** What tempName() appends to "<record>", "<record>.lock" or "<record>.lock.break"; group 1 is the pid. */
 export const TEMP_SUFFIX = /^(?:\.lock(?:\.break)?)?\.(\d+)\.\d+-[0-9a-f]+\.tmp$/
 
-/** Creates a file that must not exist yet. */
+/** The mode and owner of a file being replaced, for its replacement to keep. */
+export interface Kept {
+  readonly mode: number
+  readonly uid: number
+  readonly gid: number
+}
+
+/** Creates a file that must not exist yet; with `keep`, with that mode and (where the process may) owner. */
 export async function writeNew(
   fs: Fs,
   path: string,
   text: string | Uint8Array | readonly string[],
   sync: boolean,
+  keep?: Kept,
 ): Promise<void> {
-  const handle = await fs.open(path, "wx")
+  const handle = await fs.open(path, "wx", keep === undefined ? undefined : keep.mode & 0o7777)
   try {
+    if (keep !== undefined) {
+      // The umask narrowed the mode given at creation: set it exactly.
+      await handle.chmod(keep.mode & 0o7777)
+      const now = await handle.stat()
+      if (now.uid !== keep.uid || now.gid !== keep.gid) await handle.chown(keep.uid, keep.gid).catch(noop)
+    }
     // Pieces are written one after another, so a big record never becomes one string or one buffer at once.
     if (typeof text === "string" || text instanceof Uint8Array) await handle.writeFile(text, "utf8")
     else for (const piece of text) await handle.writeFile(piece, "utf8")
@@ -70,10 +84,11 @@ export async function writeAtomic(
   path: string,
   text: string | readonly string[],
   fence: () => Promise<boolean> = async () => true,
+  keep?: Kept,
 ): Promise<"written" | "lost"> {
   const temp = tempName(path)
   try {
-    await writeNew(fs, temp, text, true)
+    await writeNew(fs, temp, text, true, keep)
     if (!(await fence())) {
       await fs.unlink(temp).catch(noop)
       return "lost"
