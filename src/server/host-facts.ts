@@ -4,7 +4,7 @@
 // process wrote), and the once-per-session word that the host is slow. Never throws: a lookup that fails or
 // does not answer in time is "not known" (LATE says which).
 
-import type { HostFacts } from "../core/history/effect.ts"
+import { type HostFacts, type ShownMessages, shownHolds } from "../core/history/effect.ts"
 import type { Point } from "../core/history/history.ts"
 import { preview } from "../core/list/words.ts"
 import { hostRevert } from "../core/view/tui-protocol.ts"
@@ -81,7 +81,7 @@ export async function lookupMessageIds(
   host: HostPort,
   id: string,
   ms: number,
-): Promise<Set<string> | undefined | typeof LATE> {
+): Promise<ShownMessages | undefined | typeof LATE> {
   try {
     return await answerWithin(host.messageIds(id), ms)
   } catch {
@@ -117,7 +117,7 @@ export function factsFrom(
   facts: KnownFacts,
   revert: Point | null,
   answers: ReadonlyMap<string, boolean | undefined>,
-  options: { readonly ask: boolean; readonly prompted?: Point; readonly messages?: ReadonlySet<string> },
+  options: { readonly ask: boolean; readonly prompted?: Point; readonly messages?: ShownMessages },
 ): HostFacts {
   return {
     revert,
@@ -127,7 +127,7 @@ export function factsFrom(
       const k = key(point)
       if (answers.has(k)) return answers.get(k)
       if (options.messages !== undefined && point.part === undefined)
-        return options.messages.has(point.message)
+        return shownHolds(options.messages, point.message)
       return options.ask ? undefined : true
     },
   }

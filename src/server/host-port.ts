@@ -2,6 +2,7 @@
 // interface each host binding fills in: OpenCode 1.18 through its SDK client (v1Port, here), OpenCode 2 through
 // its plugin context (v2-port.ts). Every call is answered or fails; none throws synchronously into the runtime.
 
+import type { ShownMessages } from "../core/history/effect.ts"
 import type { Point } from "../core/history/history.ts"
 import { isRecord } from "../core/list/result.ts"
 import type { UserRef } from "../core/session/session.ts"
@@ -24,8 +25,11 @@ export interface HostPort {
   newestMessage(sessionID: string): Promise<string | undefined>
   /** Whether the host still has this message (and part); undefined when it does not say for sure. */
   holds(sessionID: string, point: Point): Promise<boolean | undefined>
-  /** The ids of every message the host has for the session; undefined when it does not say. */
-  messageIds(sessionID: string): Promise<Set<string> | undefined>
+  /**
+   * The messages the host shows for the session (oldest first; on OpenCode 2 only those after its last
+   * compaction, which heads them); undefined when it does not say.
+   */
+  messageIds(sessionID: string): Promise<ShownMessages | undefined>
   /** The id of the part that holds tool call `callID` of message `messageID`, where the host has part ids. */
   partOf(sessionID: string, messageID: string, callID: string): Promise<string | undefined>
   /** The session's list in effect changed (a host whose TUI cannot watch the store is told here). */
@@ -72,7 +76,7 @@ export function v1Port(client: Client, log: Log): HostPort {
       for (const message of data)
         if (isRecord(message) && isRecord(message.info) && typeof message.info.id === "string")
           ids.add(message.info.id)
-      return ids
+      return { ids }
     },
     async partOf(sessionID, messageID, callID) {
       const answer = await client.session.message({ path: { id: sessionID, messageID } })

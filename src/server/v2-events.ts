@@ -17,6 +17,7 @@
 //   `{ id, name, input }` in assistant messages, tool-result `{ id, name, result: { type, value } }` in tool
 //   messages; an optional message `id`).
 
+import type { ShownMessages } from "../core/history/effect.ts"
 import type { Point } from "../core/history/history.ts"
 import { isRecord } from "../core/list/result.ts"
 import { TODO_TOOL } from "../core/list/words.ts"
@@ -174,6 +175,22 @@ function withRevert(rules: HostEvent[], revert: Point | null): HostEvent[] {
   const known = rules.find((e) => e.type === "session.updated")
   const kept = known?.type === "session.updated" ? known.rules : []
   return [{ type: "session.updated", rules: kept, revert }]
+}
+
+/**
+ * The messages a `session.context` answer shows: their ids (a message's own `id`, or its `info.id`), and the
+ * compaction message that heads them when the host shows only the conversation after its last compaction
+ * (2.0.15: the context starts at a `type: "compaction"` message; the message list keeps the older ones).
+ */
+export function v2Shown(messages: readonly unknown[]): ShownMessages {
+  const ids = new Set<string>()
+  for (const m of messages) {
+    const id = isRecord(m) ? (text(m.id) ?? (isRecord(m.info) ? text(m.info.id) : undefined)) : undefined
+    if (id !== undefined) ids.add(id)
+  }
+  const head = messages[0]
+  const compaction = isRecord(head) && head.type === "compaction" ? text(head.id) : undefined
+  return { ids, ...(compaction ? { compactedBefore: compaction } : {}) }
 }
 
 /** The host's agent list in 1.18's shape (`[{ name, permission: [{ permission, pattern, action }] }]`). */

@@ -2,11 +2,12 @@
 // session's info and messages from `session.get` and `session.context`, and toasts and list changes told to the
 // TUI as RPC events. Messages on 2 have no part ids: a place is known down to its message.
 
+import { type ShownMessages, shownHolds } from "../core/history/effect.ts"
 import { isRecord } from "../core/list/result.ts"
 import type { HostPort } from "./host-port.ts"
 import type { Log } from "./output.ts"
 import { fn, messagesOf, type V2Context } from "./v2-context.ts"
-import { v2SessionInfo } from "./v2-events.ts"
+import { v2SessionInfo, v2Shown } from "./v2-events.ts"
 import type { EmitRpc } from "./v2-registry.ts"
 
 /** What the binding goes without when the host lacks `session.get` or `session.context` (said once each). */
@@ -60,10 +61,10 @@ export function v2HostPort(
       return undefined
     },
     async holds(sessionID, point) {
-      const ids = await messageIdsOf(sessionID)
-      if (ids === undefined) return undefined
+      const shown = await messageIdsOf(sessionID)
+      if (shown === undefined) return undefined
       // A part of a message it has: parts are not named on 2, so that is not known.
-      return ids.has(point.message) ? (point.part === undefined ? true : undefined) : false
+      return shownHolds(shown, point.message) ? (point.part === undefined ? true : undefined) : false
     },
     messageIds: (sessionID) => messageIdsOf(sessionID),
     // Messages on 2 have no part ids of their own: a call is anchored at its message.
@@ -71,16 +72,13 @@ export function v2HostPort(
     listChanged: (sessionID) => deps.emit("changed", { sessionID }),
   }
 
-  /** The ids of the session's messages, from `session.context`; undefined when the host does not say. */
-  async function messageIdsOf(sessionID: string): Promise<Set<string> | undefined> {
+  /**
+   * The session's messages as `session.context` shows them (2.0.15: only those after the last compaction, which
+   * heads them); undefined when the host does not say.
+   */
+  async function messageIdsOf(sessionID: string): Promise<ShownMessages | undefined> {
     if (!fn(session.context)) return void deps.lacks(...WITHOUT_SESSION_CONTEXT)
     const messages = messagesOf(await session.context({ sessionID } as never))
-    if (messages === undefined) return undefined
-    const ids = new Set<string>()
-    for (const m of messages) {
-      const id = isRecord(m) ? (m.id ?? (isRecord(m.info) ? m.info.id : undefined)) : undefined
-      if (typeof id === "string" && id !== "") ids.add(id)
-    }
-    return ids
+    return messages === undefined ? undefined : v2Shown(messages)
   }
 }

@@ -564,7 +564,7 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
    * fork starts from the source's whole list, and the log says so.
    */
   async function afterMessage(sessionID: string, through: string): Promise<string | undefined> {
-    const ids = [...((await host.messageIds(sessionID).catch(() => undefined)) ?? [])]
+    const ids = [...((await host.messageIds(sessionID).catch(() => undefined))?.ids ?? [])]
     const at = ids.indexOf(through)
     if (at < 0)
       log(

@@ -547,6 +547,28 @@ describe("OpenCode 2: compaction", () => {
   })
 })
 
+describe("OpenCode 2: compaction is no undo", () => {
+  it("keeps the list for the server that saw it and for one that loads the session afterwards", async () => {
+    const host = await start()
+    await host.prompt("ses_kc", "Build")
+    await host.call("ses_kc", "todo", PLAN)
+    await host.idle("ses_kc")
+    await host.prompt("ses_kc", "Do A")
+    await host.call("ses_kc", "todo", { op: "done", task: "A" })
+    await host.idle("ses_kc")
+    await host.compact("ses_kc")
+    const list = async (on: V2Host) =>
+      statuses(((await on.rpc("list", { sessionID: "ses_kc" })) as { list: unknown }).list)
+    expect(await list(host)).toEqual(["A:completed", "B:in_progress", "C:pending"])
+    // A restart (or a second window): the host shows it only the conversation after the compaction.
+    const second = await start({ sameData: host })
+    expect(await list(second)).toEqual(["A:completed", "B:in_progress", "C:pending"])
+    await second.prompt("ses_kc", "Continue")
+    const view = await second.call("ses_kc", "todo", { op: "view" })
+    expect(statuses(view.metadata.list)).toEqual(["A:completed", "B:in_progress", "C:pending"])
+  })
+})
+
 describe("OpenCode 2: an agent that may not call todo", () => {
   it("learns a new session's agent from the host's session.created: an agent that asks for todo gets no prelude", async () => {
     const host = await start({

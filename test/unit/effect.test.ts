@@ -1,7 +1,14 @@
 // The list in effect (core/history/effect.ts): the stored history under what the host says now, whichever
 // process asks and whatever events it saw. The TUI, the server and an OpenCode 2 binding all call it.
 import { describe, expect, it } from "vitest"
-import { decidingPlace, type HostFacts, inEffect, placesToCheck } from "../../src/core/history/effect.ts"
+import {
+  decidingPlace,
+  type HostFacts,
+  hostOrder,
+  inEffect,
+  placesToCheck,
+  shownHolds,
+} from "../../src/core/history/effect.ts"
 import { currentList, historyFrom, type Point } from "../../src/core/history/history.ts"
 import { recordCall, recordEdit } from "../../src/core/history/placement.ts"
 import { revert } from "../../src/core/history/revert.ts"
@@ -131,5 +138,38 @@ describe("the host's facts now, not the events a process saw", () => {
     const gone: HostFacts = { revert: null, holds: (p) => p.message !== "msg_5" && p.message !== "msg_6" }
     expect(inEffect(undone, gone).changes).toEqual(["commit"])
     expect(inEffect(undone, { revert: null, holds: () => true }).changes).toEqual(["unrevert"])
+  })
+})
+
+describe("what a host that shows only the conversation after a compaction still holds", () => {
+  const plan = [phase("Build", task("A", "in_progress"), task("B"))]
+  const doneA = [phase("Build", task("A", "completed"), task("B", "in_progress"))]
+  let h = historyFrom([])
+  h = recordCall(h, { message: "msg_02", callID: "c1" }, plan).history
+  h = recordCall(h, { message: "msg_04", callID: "c2" }, doneA).history
+  // The compaction (msg_05) heads what the host shows; msg_01..04 were compacted, not removed.
+  const shown = { ids: new Set(["msg_05", "msg_06"]), compactedBefore: "msg_05" }
+  const facts = (revert: Point | null): HostFacts => ({
+    revert,
+    holds: (point) => shownHolds(shown, point.message),
+  })
+
+  it("holds every message before the compaction: the list stays, for a server that loads it afterwards too", () => {
+    const effect = inEffect(h, facts(null))
+    expect(effect.changes).toEqual([])
+    expect(effect.list).toEqual(doneA)
+  })
+
+  it("still takes a message after the compaction it no longer shows as removed", () => {
+    expect(shownHolds(shown, "msg_07")).toBe(false)
+    expect(shownHolds({ ids: new Set(["msg_05"]) }, "msg_04")).toBe(false)
+  })
+
+  it("orders a fork's copies (`<id>_<seq>`) by their sequence number, after every message minted before the fork", () => {
+    expect(hostOrder("msg_F_5", "msg_F_40")).toBeLessThan(0)
+    expect(hostOrder("msg_F_40", "msg_F_5")).toBeGreaterThan(0)
+    expect(hostOrder("msg_A9", "msg_F_4")).toBeLessThan(0)
+    expect(shownHolds({ ids: new Set(["msg_F_40"]), compactedBefore: "msg_F_40" }, "msg_F_5")).toBe(true)
+    expect(shownHolds({ ids: new Set(["msg_F_40"]), compactedBefore: "msg_F_40" }, "msg_G1")).toBe(false)
   })
 })

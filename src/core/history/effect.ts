@@ -18,7 +18,12 @@
  * 4. The host is reverted to P and the history is not at P: the history reverts to P (a second revert moves
  *    the point and keeps the edits made while reverted).
  * An answer the host could not give (`holds` undefined) changes nothing it would decide: the history stays,
- * and `unsure` says the caller should ask again. Ids compare as strings (the host mints them ascending).
+ * and `unsure` says the caller should ask again. Ids compare in the host's order (hostOrder).
+ *
+ * A host that shows only the conversation after its last compaction (OpenCode 2's `session.context`, which
+ * starts at the compaction) still holds every message before it: a compaction is no removal. The host removes
+ * only the end of a conversation (from an undo's point on), and an undo to before the compaction removes the
+ * compaction too, so while it heads what the host shows, everything older stands (shownHolds).
  */
 
 import type { Limits, TodoList } from "../list/types.ts"
@@ -82,6 +87,39 @@ export function decidingPlace(history: ListHistory, hostRevert: Point | null): P
   const stored = revertPoint(history)
   if (stored === undefined || samePoint(stored, hostRevert)) return undefined
   return stored
+}
+
+/**
+ * The messages a host shows for a session: their ids, and the compaction that heads them when the host shows
+ * only the conversation after its last compaction.
+ */
+export interface ShownMessages {
+  readonly ids: ReadonlySet<string>
+  /** The compaction message the shown conversation starts at: every message before it is held, not shown. */
+  readonly compactedBefore?: string
+}
+
+/** Whether the host still holds `message`, by what it shows (see the rules at the top). */
+export function shownHolds(shown: ShownMessages, message: string): boolean {
+  if (shown.ids.has(message)) return true
+  return shown.compactedBefore !== undefined && hostOrder(message, shown.compactedBefore) < 0
+}
+
+/**
+ * The order the host mints message ids in: ascending as strings, except a fork's copies, `<fork's id>_<seq>`,
+ * which share one prefix and are ordered by the sequence number after it (OpenCode 2.0.15 names a copy after
+ * the fork's event and its source message's sequence number, so `_5` comes before `_40`).
+ */
+export function hostOrder(a: string, b: string): number {
+  const [aBase, aSeq] = idParts(a)
+  const [bBase, bSeq] = idParts(b)
+  if (aBase !== bBase) return aBase < bBase ? -1 : 1
+  return aSeq - bSeq
+}
+
+function idParts(id: string): [string, number] {
+  const copy = /^(.+)_(\d{1,9})$/.exec(id)
+  return copy ? [copy[1]!, Number(copy[2])] : [id, -1]
 }
 
 function newestPlace(history: ListHistory): Point | undefined {
