@@ -19,6 +19,7 @@
 
 import type { ShownMessages } from "../core/history/effect.ts"
 import type { Point } from "../core/history/history.ts"
+import type { Transcript, TranscriptMessage } from "../core/history/rebuild.ts"
 import { isRecord } from "../core/list/result.ts"
 import { TODO_TOOL } from "../core/list/words.ts"
 import {
@@ -79,14 +80,7 @@ export function decodeV2Event(raw: unknown, rulesOf: (sessionID: string) => Host
       const id = text(sessionID)
       const parentID = text(data.parentID)
       if (id === undefined || parentID === undefined) return undefined
-      // `from` (session-event.ts@03130971), or `boundary: { type: "before" | "through", messageID }`
-      // (projector.ts@008d5715, session-fork.ts): "before" copies the messages before it, "through" that one too.
-      const boundary = isRecord(data.boundary) ? data.boundary : {}
-      const at = text(boundary.messageID)
-      if (at !== undefined && boundary.type === "through")
-        return { kind: "forked", sessionID: id, parentID, through: at }
-      const from = text(data.from) ?? (boundary.type === "before" ? at : undefined)
-      return { kind: "forked", sessionID: id, parentID, ...(from ? { from } : {}) }
+      return { kind: "forked", sessionID: id, parentID, ...forkPoint(data) }
     }
     case "session.input.admitted":
       return text(data.inputID)
@@ -168,6 +162,50 @@ export function decodeV2Event(raw: unknown, rulesOf: (sessionID: string) => Host
     default:
       return undefined
   }
+}
+
+/**
+ * Where a fork's copy stops: `from` (session-event.ts@03130971), or `boundary: { type: "before" | "through",
+ * messageID }` (projector.ts@008d5715, session-fork.ts; 2.0.15 sends this one): "before" copies the messages
+ * before it, "through" that one too.
+ */
+function forkPoint(data: Record<string, unknown>): { from?: string; through?: string } {
+  const boundary = isRecord(data.boundary) ? data.boundary : {}
+  const at = text(boundary.messageID)
+  if (at !== undefined && boundary.type === "through") return { through: at }
+  const from = text(data.from) ?? (boundary.type === "before" ? at : undefined)
+  return from ? { from } : {}
+}
+
+/**
+ * The fork a session's info names (2.0.15: `fork: { sessionID, boundary }`), for a server that has not heard the
+ * fork's event (it started later, or the event is still on its way); undefined for a session that is no fork.
+ */
+export function v2ForkOf(raw: unknown): { parentID: string; from?: string; through?: string } | undefined {
+  const info = isRecord(raw) && isRecord(raw.data) ? raw.data : raw
+  const fork = isRecord(info) && isRecord(info.fork) ? info.fork : undefined
+  const parentID = fork ? text(fork.sessionID) : undefined
+  return fork && parentID ? { parentID, ...forkPoint(fork) } : undefined
+}
+
+/**
+ * A `session.context` answer as the fork rules read a conversation (core/history/fork.ts): each message with an
+ * id, its kind (`type`, or a request message's `role`), when it was written (a fork's copies keep their source's
+ * `time.created`) and its todo calls' ids (a stored `tool` part, or a request's `tool-call`). Copies have ids of
+ * their own on 2.0.15 (`<fork event's message id>_<seq>`), so a fork's history is anchored at them.
+ */
+export function v2Transcript(messages: readonly unknown[]): Transcript {
+  return messages.flatMap((m): TranscriptMessage[] => {
+    const id = isRecord(m) ? text(m.id) : undefined
+    if (!isRecord(m) || id === undefined) return []
+    const created = isRecord(m.time) && typeof m.time.created === "number" ? m.time.created : undefined
+    const calls = partsOf(m).flatMap((p) =>
+      (p.type === "tool" || p.type === "tool-call") && p.name === TODO_TOOL && typeof p.id === "string"
+        ? [p.id]
+        : [],
+    )
+    return [{ id, role: text(m.type) ?? roleOf(m), created, calls, lists: [] }]
+  })
 }
 
 /** A session.updated for the core: the rules it already had, and the revert now in effect. */

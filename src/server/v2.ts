@@ -21,8 +21,8 @@
 
 import { join } from "node:path"
 import { type Config, limitsOf } from "../core/config.ts"
-import type { Origin } from "../core/history/fork.ts"
-import { historyFrom } from "../core/history/history.ts"
+import { matchSource, type Origin, originOf, sourceStateAt } from "../core/history/fork.ts"
+import { historyFrom, type ListHistory } from "../core/history/history.ts"
 import { listForCopy } from "../core/history/revert.ts"
 import { COMMAND_DESCRIPTION } from "../core/list/command.ts"
 import { isRecord } from "../core/list/result.ts"
@@ -58,8 +58,10 @@ import {
   injectV2,
   syntheticMessageId,
   v2AgentRules,
+  v2ForkOf,
   v2History,
   v2RequestRole,
+  v2Transcript,
 } from "./v2-events.ts"
 import { v2HostPort, WITHOUT_SESSION_CONTEXT } from "./v2-host-port.ts"
 import { type EmitRpc, readSkill, rpcHandlers, todoCommand, todoToolInfo } from "./v2-registry.ts"
@@ -140,7 +142,7 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
         const list = ctx.agent?.list
         return fn(list) ? v2AgentRules(await list()) : undefined
       }, log),
-    findOrigin: (store, config) => (id) => forkOrigin(store, config, forks.get(id)),
+    findOrigin: (store, config) => (id) => forkOrigin(store, config, id),
   })
   if (!started) return undefined
 
@@ -574,6 +576,65 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
     return at < 0 ? undefined : ids[at + 1]
   }
 
+  /**
+   * Where a fork starts: its source's list at the fork point (edits made while the source was undone included).
+   * The fork is known from its event, or, before that event reaches this server (or when it started after it),
+   * from the fork's info. Its history is anchored at its own copies of the source's turns, so an undo inside them
+   * takes back what they did (core/history/fork.ts, as on 1.18); when the two conversations cannot be lined up
+   * (the source compacted past the fork point, a copy that differs) it starts from the list alone.
+   */
+  async function forkOrigin(store: Store, config: Config, id: string): Promise<Origin | undefined> {
+    const fork = forks.get(id) ?? (await forkFromInfo(id))
+    if (fork === undefined) return undefined
+    const source = await store.read(fork.parentID)
+    if (source.revision === 0) return undefined
+    const history = historyOf(source)
+    const anchored = await anchoredAtCopies(history, fork.parentID, id, fork.from).catch(() => undefined)
+    if (anchored !== undefined) return anchored
+    const at = listForCopy(history, fork.from ? { message: fork.from } : undefined, limitsOf(config))
+    const notes = at.warning ? [at.warning] : []
+    return { list: at.list, history: historyFrom(at.list), shown: at.list, from: "source", notes }
+  }
+
+  /** The fork the session's info names, remembered as its event would be; undefined for no fork. */
+  async function forkFromInfo(id: string): Promise<{ parentID: string; from?: string } | undefined> {
+    const get = session.get
+    if (!fn(get)) return undefined
+    const raw = await withinMs(
+      Promise.resolve(get({ sessionID: id } as never)).catch(() => undefined),
+      FIRST_SIGHT_MS,
+    )
+    const named = v2ForkOf(raw)
+    if (named === undefined) return undefined
+    const from = named.through ? await afterMessage(named.parentID, named.through) : named.from
+    const fork = { parentID: named.parentID, ...(from ? { from } : {}) }
+    forks.set(id, fork)
+    return fork
+  }
+
+  async function anchoredAtCopies(
+    history: ListHistory,
+    parentID: string,
+    id: string,
+    from: string | undefined,
+  ): Promise<Origin | undefined> {
+    const context = session.context
+    if (!fn(context)) return undefined
+    const ask = (sessionID: string) =>
+      withinMs(Promise.resolve(context({ sessionID } as never)), FIRST_SIGHT_MS)
+    const [sourceAnswer, forkAnswer] = await Promise.all([ask(parentID), ask(id)])
+    const sourceMessages = messagesOf(sourceAnswer)
+    const forkMessages = messagesOf(forkAnswer)
+    if (sourceMessages === undefined || forkMessages === undefined) return undefined
+    const sourceT = v2Transcript(sourceMessages)
+    const forkT = v2Transcript(forkMessages)
+    const copied = from === undefined ? sourceT.length : sourceT.findIndex((m) => m.id === from)
+    const match = matchSource(forkT, copied, [{ id: parentID, messages: sourceT }])
+    if (match.kind !== "found") return undefined
+    const origin = originOf({ kind: "none" }, match, sourceStateAt(history, sourceT, forkT, copied))
+    return origin?.from === "source" ? origin : undefined
+  }
+
   return async () => {
     stop.abort()
     for (const registration of registrations.splice(0))
@@ -583,18 +644,4 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
         // Unloading: nothing to report to.
       }
   }
-}
-
-/** Where a fork starts: its source's list at the fork point (edits made while the source was undone included). */
-async function forkOrigin(
-  store: Store,
-  config: Config,
-  fork: { parentID: string; from?: string } | undefined,
-): Promise<Origin | undefined> {
-  if (fork === undefined) return undefined
-  const source = await store.read(fork.parentID)
-  if (source.revision === 0) return undefined
-  const at = listForCopy(historyOf(source), fork.from ? { message: fork.from } : undefined, limitsOf(config))
-  const notes = at.warning ? [at.warning] : []
-  return { list: at.list, history: historyFrom(at.list), shown: at.list, from: "source", notes }
 }

@@ -496,6 +496,50 @@ describe("OpenCode 2: undo, redo, fork", () => {
   })
 })
 
+describe("OpenCode 2: a fork's copied turns", () => {
+  async function twoTurns(host: V2Host, id: string) {
+    await host.prompt(id, "Build")
+    await host.call(id, "todo", PLAN)
+    await host.idle(id)
+    const second = await host.prompt(id, "Do A")
+    await host.call(id, "todo", { op: "done", task: "A" })
+    await host.idle(id)
+    await host.prompt(id, "Do B")
+    await host.call(id, "todo", { op: "done", task: "B" })
+    await host.idle(id)
+    return second
+  }
+  const list = async (host: V2Host, id: string) =>
+    statuses(((await host.rpc("list", { sessionID: id })) as { list: unknown }).list)
+  const userIds = (host: V2Host, id: string) =>
+    host
+      .session(id)
+      .messages.filter((m) => m.role === "user")
+      .map((m) => m.id!)
+
+  it("an undo inside them takes back what they did (the copies have ids of their own)", async () => {
+    const host = await start()
+    await twoTurns(host, "ses_fc")
+    const third = userIds(host, "ses_fc")[2]!
+    const fork = await host.fork("ses_fc", third, { shape: "boundary" })
+    expect(await list(host, fork)).toEqual(["A:completed", "B:in_progress", "C:pending"])
+    await host.revert(fork, userIds(host, fork)[1]!)
+    expect(await list(host, fork)).toEqual(["A:in_progress", "B:pending", "C:pending"])
+    await host.unrevert(fork)
+    expect(await list(host, fork)).toEqual(["A:completed", "B:in_progress", "C:pending"])
+  })
+
+  it("a fork looked at before its fork event arrives starts from its source's list (its info names the source)", async () => {
+    const host = await start()
+    await twoTurns(host, "ses_fe")
+    const third = userIds(host, "ses_fe")[2]!
+    const fork = await host.fork("ses_fe", third, { shape: "boundary", silent: true })
+    expect(await list(host, fork)).toEqual(["A:completed", "B:in_progress", "C:pending"])
+    await host.revert(fork, userIds(host, fork)[1]!)
+    expect(await list(host, fork)).toEqual(["A:in_progress", "B:pending", "C:pending"])
+  })
+})
+
 describe("OpenCode 2: the fork event's other shapes", () => {
   async function sourceWithTwoTurns(host: V2Host, id: string) {
     await host.prompt(id, "Build")
