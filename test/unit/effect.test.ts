@@ -4,7 +4,6 @@ import { describe, expect, it } from "vitest"
 import {
   decidingPlace,
   type HostFacts,
-  hostOrder,
   inEffect,
   placesToCheck,
   shownHolds,
@@ -12,6 +11,7 @@ import {
 import { currentList, historyFrom, type Point } from "../../src/core/history/history.ts"
 import { recordCall, recordEdit } from "../../src/core/history/placement.ts"
 import { revert } from "../../src/core/history/revert.ts"
+import { hostOrder } from "../../src/core/history/spans.ts"
 import { executeOps } from "../../src/core/list/execute.ts"
 import { DEFAULT_LIMITS } from "../../src/core/list/types.ts"
 import { phase, task } from "../fixtures/lists.ts"
@@ -171,5 +171,12 @@ describe("what a host that shows only the conversation after a compaction still 
     expect(hostOrder("msg_A9", "msg_F_4")).toBeLessThan(0)
     expect(shownHolds({ ids: new Set(["msg_F_40"]), compactedBefore: "msg_F_40" }, "msg_F_5")).toBe(true)
     expect(shownHolds({ ids: new Set(["msg_F_40"]), compactedBefore: "msg_F_40" }, "msg_G1")).toBe(false)
+  })
+
+  it("an undo to a fork's copy keeps the changes of the copies before it, in that order", () => {
+    let fork = historyFrom([])
+    fork = recordCall(fork, { message: "msg_F_7", callID: "c1" }, plan).history
+    fork = recordCall(fork, { message: "msg_F_30", callID: "c2" }, doneA).history
+    expect(inEffect(fork, { revert: { message: "msg_F_22" }, holds: () => true }).list).toEqual(plan)
   })
 })

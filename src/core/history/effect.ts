@@ -31,7 +31,7 @@ import { DEFAULT_LIMITS } from "../list/types.ts"
 import type { DroppedEdit } from "./edits.ts"
 import { currentList, type ListHistory, type Point, revertPoint } from "./history.ts"
 import { commit, revert, unrevert } from "./revert.ts"
-import { isPoint, type Pos, walk } from "./spans.ts"
+import { hostOrder, isPoint, type Pos, walk } from "./spans.ts"
 
 /** What the host says now about one session. A binding (V1 events and lookups, V2 events) fills it in. */
 export interface HostFacts {
@@ -103,23 +103,6 @@ export interface ShownMessages {
 export function shownHolds(shown: ShownMessages, message: string): boolean {
   if (shown.ids.has(message)) return true
   return shown.compactedBefore !== undefined && hostOrder(message, shown.compactedBefore) < 0
-}
-
-/**
- * The order the host mints message ids in: ascending as strings, except a fork's copies, `<fork's id>_<seq>`,
- * which share one prefix and are ordered by the sequence number after it (OpenCode 2.0.15 names a copy after
- * the fork's event and its source message's sequence number, so `_5` comes before `_40`).
- */
-export function hostOrder(a: string, b: string): number {
-  const [aBase, aSeq] = idParts(a)
-  const [bBase, bSeq] = idParts(b)
-  if (aBase !== bBase) return aBase < bBase ? -1 : 1
-  return aSeq - bSeq
-}
-
-function idParts(id: string): [string, number] {
-  const copy = /^(.+)_(\d{1,9})$/.exec(id)
-  return copy ? [copy[1]!, Number(copy[2])] : [id, -1]
 }
 
 function newestPlace(history: ListHistory): Point | undefined {

@@ -39,6 +39,7 @@
 
 import type { Op } from "../list/types.ts"
 import type { Point } from "./history.ts"
+import { hostOrder } from "./spans.ts"
 
 export type { Point }
 
@@ -139,7 +140,7 @@ const NONE: readonly RewindAction[] = Object.freeze([])
 
 /** Negative when `a` comes before `b`. A message's own point comes before every part of it. */
 export function comparePoints(a: Point, b: Point): number {
-  if (a.message !== b.message) return a.message < b.message ? -1 : 1
+  if (a.message !== b.message) return hostOrder(a.message, b.message)
   const pa = a.part ?? ""
   const pb = b.part ?? ""
   return pa === pb ? 0 : pa < pb ? -1 : 1

@@ -71,8 +71,26 @@ export interface Pos {
   readonly p: string
 }
 
+/**
+ * The order the host mints message ids in: ascending as strings, except a fork's copies, `<fork's id>_<seq>`,
+ * which share one prefix and are ordered by the sequence number after it (OpenCode 2.0.15 names a copy after
+ * the fork's event and its source message's sequence number, so `_5` comes before `_40`).
+ */
+export function hostOrder(a: string, b: string): number {
+  const [aBase, aSeq] = idParts(a)
+  const [bBase, bSeq] = idParts(b)
+  if (aBase !== bBase) return aBase < bBase ? -1 : 1
+  return aSeq - bSeq
+}
+
+function idParts(id: string): [string, number] {
+  // A copy's name is a whole id (prefix, underscore, body), an underscore and digits: `msg_12` is no copy.
+  const copy = /^([^_]+_[^_]+)_(\d{1,9})$/.exec(id)
+  return copy ? [copy[1]!, Number(copy[2])] : [id, -1]
+}
+
 export function compare(a: Pos, b: Pos): number {
-  if (a.m !== b.m) return a.m < b.m ? -1 : 1
+  if (a.m !== b.m) return hostOrder(a.m, b.m)
   if (a.k !== b.k) return a.k - b.k
   if (a.k !== 1 || a.p === b.p) return 0
   return a.p < b.p ? -1 : 1
