@@ -184,7 +184,8 @@ try {
 
   // ---- Server 2, without the plugin: what happens here the plugin learns only from the host's answers.
   host = await boot([])
-  const missed = (await host.fork(src, srcUsers[2])).id
+  // (A fork of `s`: its context still shows the turns before the fork point, which a compacted source's does not.)
+  const missed = (await host.fork(s, (await userIds(s))[2])).id
   await host.revertStage(s, users[1])
   await host.stop({ keep: true })
 

@@ -629,6 +629,8 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
     const sourceT = v2Transcript(sourceMessages)
     const forkT = v2Transcript(forkMessages)
     const copied = from === undefined ? sourceT.length : sourceT.findIndex((m) => m.id === from)
+    // The fork point is not among the messages the source shows (compacted away since): nothing to line up.
+    if (copied < 0) return undefined
     const match = matchSource(forkT, copied, [{ id: parentID, messages: sourceT }])
     if (match.kind !== "found") return undefined
     const origin = originOf({ kind: "none" }, match, sourceStateAt(history, sourceT, forkT, copied))
