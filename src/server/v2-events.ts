@@ -5,7 +5,8 @@
 //
 // Host facts (anomalyco/opencode, read, not run):
 // - Event names and payloads: packages/schema/src/session-event.ts@03130971 (session.execution.*, session.step.*,
-//   session.text.ended, session.input.admitted, session.revert.staged|cleared|committed, session.forked,
+//   session.text.ended, session.input.admitted (session.prompt.admitted in a newer schema; 2.0.15 sends
+//   session.inbox.delivered instead), session.revert.staged|cleared|committed, session.forked,
 //   session.deleted, session.compaction.ended); packages/schema/src/permission.ts@047544f0 and question.ts@29df7523
 //   (permission.v2.asked|replied, question.v2.asked|replied|rejected); the payload sits in `data`
 //   (packages/plugin/src/promise/adapter.ts@07bc181c encodes each event with the host's event schema).
@@ -82,10 +83,16 @@ export function decodeV2Event(raw: unknown, rulesOf: (sessionID: string) => Host
       if (id === undefined || parentID === undefined) return undefined
       return { kind: "forked", sessionID: id, parentID, ...forkPoint(data) }
     }
+    // A message the host admitted: `session.input.admitted` (session-event.ts@03130971), `session.prompt.admitted`
+    // (a newer schema, the same `inputID`); 2.0.15 sends neither, and writes a message when its inbox item is
+    // delivered, under the item's id (seen on the real 2.0.15: a prompt's and a compaction's message ids are the
+    // `inboxID` of their `session.inbox.enqueued` and `session.inbox.delivered`).
     case "session.input.admitted":
-      return text(data.inputID)
-        ? about(sessionID, { type: "message.seen", messageID: data.inputID as string })
-        : undefined
+    case "session.prompt.admitted":
+    case "session.inbox.delivered": {
+      const id = text(data.inputID) ?? text(data.inboxID)
+      return id ? about(sessionID, { type: "message.seen", messageID: id }) : undefined
+    }
     case "session.step.started": {
       const messageID = text(data.assistantMessageID)
       return messageID

@@ -101,3 +101,22 @@ describe("v2RequestRole", () => {
     expect(v2RequestRole({ agent: "summary" })).toBe("aside")
   })
 })
+
+describe("an admitted message", () => {
+  const seen = (type: string, data: Record<string, unknown>) =>
+    decodeV2Event({ id: "evt_1", type, data: { sessionID: "ses_1", ...data } }, () => [])
+
+  test("is seen under each name a host gives it: 2.0.15's inbox delivery, and the input and prompt admissions", () => {
+    const want = {
+      kind: "events",
+      sessionID: "ses_1",
+      events: [{ type: "message.seen", messageID: "msg_9" }],
+    }
+    // 2.0.15: the message takes its inbox item's id, and is written when the item is delivered.
+    expect(seen("session.inbox.delivered", { inboxID: "msg_9" })).toEqual(want)
+    expect(seen("session.input.admitted", { inputID: "msg_9" })).toEqual(want)
+    expect(
+      seen("session.prompt.admitted", { inputID: "msg_9", delivery: "steer", prompt: { text: "x" } }),
+    ).toEqual(want)
+  })
+})
