@@ -16,9 +16,9 @@
 import { spawnSync } from "node:child_process"
 import {
   accessSync,
-  constants,
   chmodSync,
   chownSync,
+  constants,
   existsSync,
   mkdirSync,
   readdirSync,
