@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { hasHost2, OPENCODE2_BIN, startHost2 } from "./lib/host2.mjs"
-import { startMockModel, textOf, toolResults } from "./lib/mock-model.mjs"
+import { startMockModel, textOf, toolResults, userTexts } from "./lib/mock-model.mjs"
 import { createReport } from "./lib/report.mjs"
 import { decide, isView, TASKS, taskMark } from "./lib/scenarios.mjs"
 import { sleep } from "./lib/wait.mjs"
@@ -162,6 +162,7 @@ try {
 
   // A compaction of the source.
   const since = host.events.length
+  const requestsBefore = model.requests.length
   const compacted = (await host.compact(src)).id
   await host.waitEvent(
     (e) =>
@@ -180,6 +181,22 @@ try {
     kinds.join(" "),
   )
   checkList("after a compaction the list is as it was", await settlesAt(src, TWO), TWO)
+  const summaries = model.requests.slice(requestsBefore).filter((r) => summarizer(r.body))
+  check(
+    "the summarizer's request carries the list (to keep in its summary)",
+    summaries.length > 0 &&
+      summaries.every((r) => {
+        const input = r.body.messages.map((m) => textOf(m.content)).join("\n")
+        return TASKS.every((t) => input.includes(t))
+      }),
+    `${summaries.length} summarizer requests`,
+  )
+  const afterCompaction = model.requests.length
+  await turn(src, "view")
+  const told = model.requests
+    .slice(afterCompaction)
+    .filter((r) => userTexts(r).some((t) => /\bcompacted\b/i.test(t) && t.includes(TASKS[0]))).length
+  check("the model is told the list once after the compaction", told === 1, `told in ${told} requests`)
   await host.stop({ keep: true })
 
   // ---- Server 2, without the plugin: what happens here the plugin learns only from the host's answers.
