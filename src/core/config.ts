@@ -12,6 +12,9 @@ export const MIN_SIDEBAR_ROWS = 3
 
 export const EAGER_MODES = ["default", "preferred", "always"] as const
 export type EagerMode = (typeof EAGER_MODES)[number]
+/** How much guidance the model gets; model/mode.ts says what each means and which models `auto` makes lean. */
+export const MODES = ["auto", "full", "lean"] as const
+export type Mode = (typeof MODES)[number]
 
 export interface Config {
   /** Master switch. A global `false` is a floor that later layers cannot lift. */
@@ -22,6 +25,8 @@ export interface Config {
   readonly remindersMax: number
   /** Whether the first prompt of a new session asks for a plan up front. */
   readonly eager: EagerMode
+  /** How much guidance the model gets: "full", "lean", or "auto" (lean for the models of model/mode.ts's table). */
+  readonly mode: Mode
   /** Whether the host's built-in todowrite tool stays available. */
   readonly keepTodowrite: boolean
   /** Whether the host's system-prompt passages about todo lists are pointed at `todo` (only while todowrite is off). */
@@ -44,6 +49,7 @@ export const DEFAULT_CONFIG: Config = {
   reminders: true,
   remindersMax: 3,
   eager: "default",
+  mode: "auto",
   keepTodowrite: false,
   steerHostPrompt: true,
   nudgeAfter: 12,
@@ -68,6 +74,7 @@ const RULES: { readonly [K in Key]: Rule } = {
   reminders: { kind: "bool" },
   remindersMax: { kind: "int", min: 0, max: 20 },
   eager: { kind: "enum", values: EAGER_MODES },
+  mode: { kind: "enum", values: MODES },
   keepTodowrite: { kind: "bool" },
   steerHostPrompt: { kind: "bool" },
   nudgeAfter: { kind: "int", min: 1, max: 1000 },
@@ -87,6 +94,7 @@ export const ENV_KEYS: Readonly<Record<string, Key>> = {
   OPENCODE_TODO_REMINDERS: "reminders",
   OPENCODE_TODO_REMINDERS_MAX: "remindersMax",
   OPENCODE_TODO_EAGER: "eager",
+  OPENCODE_TODO_MODE: "mode",
   OPENCODE_TODO_TOASTS: "toasts",
 }
 
@@ -157,7 +165,7 @@ function checkJson(rule: Rule, value: unknown): Result<Config[Key]> {
       ? ok(value)
       : fail(expected(rule))
   return typeof value === "string" && rule.values.includes(value)
-    ? ok(value as EagerMode)
+    ? ok(value as EagerMode | Mode)
     : fail(expected(rule))
 }
 

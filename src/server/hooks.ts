@@ -7,6 +7,7 @@ import type { Hooks, Plugin } from "@opencode-ai/plugin"
 import { limitsOf } from "../core/config.ts"
 import { CARRIED_LIST_VERSION, COMMAND_PART_KEY } from "../core/list/carried.ts"
 import { COMMAND_DESCRIPTION } from "../core/list/command.ts"
+import { isRecord } from "../core/list/result.ts"
 import { TODO_TOOL } from "../core/list/words.ts"
 import {
   HOST_TODO_TOOL,
@@ -160,6 +161,18 @@ export const server: Plugin = async (input, options) => {
       if (result.warning) {
         warnedFamilies.add(result.family)
         log("warn", result.warning)
+      }
+    }),
+
+    // Asked for every tool on every request, with no session: the description follows the newest prompt's model.
+    "tool.definition": guard("tool.definition", async (hookInput, output) => {
+      if (hookInput.toolID !== TODO_TOOL) return
+      output.description = runtime.toolDescription()
+      // The host sends the schema's "$schema" line on every request; the model has no use for it.
+      const o = output as { jsonSchema?: unknown }
+      if (isRecord(o.jsonSchema) && "$schema" in o.jsonSchema) {
+        const { $schema: _, ...schema } = o.jsonSchema
+        o.jsonSchema = schema
       }
     }),
 

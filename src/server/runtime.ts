@@ -8,7 +8,8 @@ import { type Config, limitsOf, STORED_LIMITS } from "../core/config.ts"
 import { samePoint } from "../core/history/rewind.ts"
 import { parseSnapshot } from "../core/list/parse.ts"
 import type { TodoList } from "../core/list/types.ts"
-import type { CommandReport } from "../core/model/prompts.ts"
+import { guidanceOf } from "../core/model/mode.ts"
+import { type CommandReport, toolDescription } from "../core/model/prompts.ts"
 import type { History, PartRef } from "../core/model/stale.ts"
 import { type HostEvent, type SessionAction, stepsOnArrival } from "../core/session/session.ts"
 import { todoDir } from "../shared/paths.ts"
@@ -29,6 +30,11 @@ export interface Runtime {
   readonly agents: AgentRulesSource
   /** What the tool needs, for a binding that registers it. */
   readonly toolDeps: TodoCallDeps
+  /**
+   * The tool description for the next request: the guidance (core/model/mode.ts) of the newest real prompt to
+   * a main session, for a host that asks per request without saying for which session (1.18's tool.definition).
+   */
+  toolDescription(): string
   /** A user message reached the session (a prompt, a command's, or ours): the text to attach to it, if any. */
   prompt(sessionID: string, message: Extract<HostEvent, { type: "user.message" }>): Promise<string>
   /**
@@ -150,6 +156,9 @@ export async function startRuntime(deps: {
     if (rewinding && !samePoint(s.storedRevert ?? null, s.host.revert ?? null)) await sessions.agree(s)
   }
 
+  /** Whether the newest real prompt to a main session went to a model that plans unaided (tracker.ts `lean`). */
+  let newestUnaided = false
+
   return {
     config,
     store,
@@ -157,6 +166,8 @@ export async function startRuntime(deps: {
     agents,
     toolDeps,
     guard,
+
+    toolDescription: () => toolDescription(guidanceOf(config.mode, newestUnaided)),
 
     async prompt(sessionID, message) {
       const s = sessions.get(sessionID)
@@ -168,6 +179,8 @@ export async function startRuntime(deps: {
         // A revert the record holds that this process never heard of is committed by this message too.
         const recorded = s.storedRevert
         text = joined(await step(s, recorded === undefined ? message : { ...message, recorded }), "attach")
+        // A subagent's prompt (often another model) says nothing of what the main session's model needs.
+        if (s.state.facts.subagent !== true) newestUnaided = s.state.tracker.lean
       })
       return text
     },

@@ -20,7 +20,6 @@ import { z } from "zod"
 import { CARRIED_LIST_VERSION } from "../core/list/carried.ts"
 import { isRecord } from "../core/list/result.ts"
 import { TODO_TOOL } from "../core/list/words.ts"
-import { TOOL_DESCRIPTION } from "../core/model/prompts.ts"
 import { commandOutcomeText } from "../core/view/dialog.ts"
 import type { TodoRpcEvents } from "../shared/v2-rpc.ts"
 import type { Runtime } from "./runtime.ts"
@@ -80,7 +79,8 @@ export function readSkill(
 export function todoToolInfo(runtime: Runtime) {
   return {
     name: TODO_TOOL,
-    description: TOOL_DESCRIPTION,
+    // Registered once: `mode: "lean"` gives the lean text; `auto` cannot follow the model here (no per-request hook used).
+    description: runtime.toolDescription(),
     input: TOOL_INPUT,
     options: { codemode: false, permission: TODO_TOOL },
     async execute(input: unknown, context: unknown) {

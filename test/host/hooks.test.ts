@@ -1,6 +1,13 @@
 // The server hooks as the host drives them: what the tracker is told about each hook and event.
 import { describe, expect, it } from "vitest"
-import { MARKER, STALE_FAILED_STUB, STALE_RESULT_STUB, STALE_STUB } from "../../src/core/model/prompts.ts"
+import {
+  LEAN_TOOL_DESCRIPTION,
+  MARKER,
+  STALE_FAILED_STUB,
+  STALE_RESULT_STUB,
+  STALE_STUB,
+  TOOL_DESCRIPTION,
+} from "../../src/core/model/prompts.ts"
 import { ALLOW_ALL, type FakeHost, fakeHosts } from "../fixtures/host.ts"
 
 const host = fakeHosts()
@@ -405,5 +412,55 @@ describe("toasts", () => {
     await h.call("s1", { op: "done", phase: "Build" })
     await h.event("session.idle", { sessionID: "s1" })
     expect(h.toasts).toEqual([])
+  })
+})
+
+describe("the tool's definition as the host sends it (tool.definition)", () => {
+  /** What the host hands the hook for the todo tool: its description, its zod parameters and their JSON Schema. */
+  async function definition(h: FakeHost, toolID = "todo") {
+    const output = {
+      description: "as registered",
+      parameters: {},
+      jsonSchema: { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: {} },
+    }
+    await h.hooks["tool.definition"]!({ toolID }, output as never)
+    return output
+  }
+
+  it("mode lean: the lean description", async () => {
+    const h = await host({ pluginOptions: { mode: "lean" } })
+    expect((await definition(h)).description).toBe(LEAN_TOOL_DESCRIPTION)
+  })
+
+  it("mode auto: the full description until a prompt goes to a model that plans unaided, then the lean one", async () => {
+    const h = await host()
+    expect((await definition(h)).description).toBe(TOOL_DESCRIPTION)
+    await h.event("session.created", { info: { id: "s1" } })
+    const model = { providerID: "anthropic", modelID: "claude-sonnet-4-5" }
+    const message = { id: "msg_u1", sessionID: "s1", role: "user", agent: "build", model }
+    const parts = [{ id: "prt_u1", sessionID: "s1", messageID: message.id, type: "text", text: "Fix it" }]
+    await h.hooks["chat.message"]!({ sessionID: "s1", agent: "build", model }, { message, parts } as never)
+    expect((await definition(h)).description).toBe(LEAN_TOOL_DESCRIPTION)
+    await prompt(h, "s1", "Now with the other model")
+    expect((await definition(h)).description).toBe(TOOL_DESCRIPTION)
+  })
+
+  it("mode full: the full description whatever the model", async () => {
+    const h = await host({ pluginOptions: { mode: "full" } })
+    const model = { providerID: "openai", modelID: "gpt-5.1" }
+    const message = { id: "msg_u1", sessionID: "s1", role: "user", agent: "build", model }
+    await h.hooks["chat.message"]!({ sessionID: "s1", agent: "build", model }, {
+      message,
+      parts: [],
+    } as never)
+    expect((await definition(h)).description).toBe(TOOL_DESCRIPTION)
+  })
+
+  it("the schema goes without the $schema line the model has no use for; other tools are left alone", async () => {
+    const h = await host()
+    expect((await definition(h)).jsonSchema).toEqual({ type: "object", properties: {} })
+    const other = await definition(h, "bash")
+    expect(other.description).toBe("as registered")
+    expect(other.jsonSchema).toHaveProperty("$schema")
   })
 })

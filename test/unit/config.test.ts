@@ -11,6 +11,7 @@ describe("defaults", () => {
         reminders: true,
         remindersMax: 3,
         eager: "default",
+        mode: "auto",
         keepTodowrite: false,
         steerHostPrompt: true,
         nudgeAfter: 12,
@@ -345,6 +346,19 @@ describe("environment parsing", () => {
     expect(resolveConfig({ env: { OPENCODE_TODO_EAGER: "Preferred" } }).config.eager).toBe("preferred")
     expect(resolveConfig({ env: { OPENCODE_TODO_EAGER: "never" } }).warnings).toEqual([
       'OPENCODE_TODO_EAGER (eager): expected one of "default", "preferred", "always", got "never"; keeping "default".',
+    ])
+  })
+
+  test("mode: auto by default; todo.json, OPENCODE_TODO_MODE (any case) or options set full or lean; a bad value warns and keeps the last", () => {
+    expect(resolveConfig({ env: {}, projectText: json({ mode: "lean" }) }).config.mode).toBe("lean")
+    expect(resolveConfig({ env: { OPENCODE_TODO_MODE: " Lean " } }).config.mode).toBe("lean")
+    expect(
+      resolveConfig({ env: { OPENCODE_TODO_MODE: "lean" }, options: { mode: "full" } }).config.mode,
+    ).toBe("full")
+    const bad = resolveConfig({ env: { OPENCODE_TODO_MODE: "short" }, globalText: json({ mode: "full" }) })
+    expect(bad.config.mode).toBe("full")
+    expect(bad.warnings).toEqual([
+      'OPENCODE_TODO_MODE (mode): expected one of "auto", "full", "lean", got "short"; keeping "full".',
     ])
   })
 

@@ -11,7 +11,14 @@ import {
 
 const ON = { toasts: true }
 const OFF = { toasts: false }
-const CFG: TrackerConfig = { reminders: true, remindersMax: 3, eager: "default", nudgeAfter: 2, nudgesMax: 2 }
+const CFG: TrackerConfig = {
+  reminders: true,
+  remindersMax: 3,
+  eager: "default",
+  mode: "auto",
+  nudgeAfter: 2,
+  nudgesMax: 2,
+}
 
 const list = (...tasks: Task[]): TodoList => [{ name: "Build", tasks }]
 const OPEN = list(

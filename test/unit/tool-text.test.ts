@@ -7,7 +7,7 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
 import { OP_NAMES } from "../../src/core/list/types.ts"
-import { TOOL_DESCRIPTION } from "../../src/core/model/prompts.ts"
+import { LEAN_TOOL_DESCRIPTION, TOOL_DESCRIPTION, toolDescription } from "../../src/core/model/prompts.ts"
 import { toolArgs } from "../../src/server/todo-tool.ts"
 
 const ROOT = join(__dirname, "..", "..")
@@ -117,5 +117,28 @@ describe("the tool's description and schema against the README's tool table", ()
     const description = /^description: (.*)$/m.exec(SKILL)?.[1] ?? ""
     expect(name).toBe("todo-discipline")
     expect(name.length + description.length).toBeLessThanOrEqual(150)
+  })
+})
+
+describe("the lean description (mode lean, or auto for a model that plans unaided)", () => {
+  it("is the one the lean guidance gets; the full guidance gets the whole description", () => {
+    expect(toolDescription("lean")).toBe(LEAN_TOOL_DESCRIPTION)
+    expect(toolDescription("full")).toBe(TOOL_DESCRIPTION)
+  })
+
+  it("is a few lines, at most 320 characters", () => {
+    expect(LEAN_TOOL_DESCRIPTION.split("\n").length).toBeLessThanOrEqual(4)
+    expect(LEAN_TOOL_DESCRIPTION.length).toBeLessThanOrEqual(320)
+  })
+
+  it("still names every op and every field of the schema it rides with", () => {
+    for (const op of OP_NAMES) expect(LEAN_TOOL_DESCRIPTION, op).toMatch(new RegExp(`\\b${op}\\b`))
+    for (const field of Object.keys(toolArgs))
+      expect(LEAN_TOOL_DESCRIPTION, field).toMatch(new RegExp(`\\b${field}\\b`))
+  })
+
+  it("keeps the rules a call cannot guess: exact text, no ids, atomic batches", () => {
+    for (const phrase of ["exact text", "no ids", "all or nothing"])
+      expect(LEAN_TOOL_DESCRIPTION, phrase).toContain(phrase)
   })
 })

@@ -25,6 +25,7 @@ const CFG: TrackerConfig = {
   reminders: true,
   remindersMax: 3,
   eager: "preferred",
+  mode: "auto",
   nudgeAfter: 12,
   nudgesMax: 2,
 }
@@ -50,7 +51,7 @@ const ONLY_BLOCKED: TodoList = [
 
 function prompt(
   text: string,
-  opts: Partial<{ list: TodoList; isNewSession: boolean; isSubagent: boolean }> = {},
+  opts: Partial<{ list: TodoList; isNewSession: boolean; isSubagent: boolean; model: string }> = {},
 ) {
   return {
     type: "userMessage",
@@ -58,6 +59,7 @@ function prompt(
     list: opts.list ?? [],
     isNewSession: opts.isNewSession ?? true,
     isSubagent: opts.isSubagent ?? false,
+    ...(opts.model === undefined ? {} : { model: opts.model }),
   } satisfies TrackerEvent
 }
 function pluginMessage(text: string, list: TodoList = OPEN) {
@@ -132,6 +134,7 @@ test("initial state is plain, serializable data", () => {
     reminders: 0,
     paused: false,
     undoing: false,
+    lean: false,
     pending: { resume: false, carried: false, compaction: false, nudge: 0, edits: null, undone: null },
   })
 })
@@ -538,6 +541,75 @@ describe("mid-run nudge", () => {
     edits(s, 12)
     expect(s.send(request("main", ALL_DONE))).toEqual([])
     expect(s.send(request())).toEqual([])
+  })
+})
+
+describe("lean guidance (mode lean, or auto with a model that plans unaided)", () => {
+  const LEAN: TrackerConfig = { ...CFG, mode: "lean", eager: "always" }
+  const REMIND = [{ type: "remind", kind: "reminder", text: reminderText(OPEN) }]
+
+  test("no prelude, whatever eager says", () => {
+    expect(new Session(LEAN).send(prompt("Add a login page"))).toEqual([])
+  })
+
+  test("no nudge, however many edits", () => {
+    const s = Session.started(LEAN)
+    edits(s, 40)
+    expect(s.send(request())).toEqual([])
+  })
+
+  test("the reminder still goes out at a stop with work open, and only then", () => {
+    expect(Session.started(LEAN).send(idle())).toEqual(REMIND)
+    expect(Session.started(LEAN).send(idle({ list: ALL_DONE }))).toEqual([])
+    expect(Session.started(LEAN).send(idle({ lastAssistantText: "Which database should we use?" }))).toEqual(
+      [],
+    )
+  })
+
+  test("what the user did with /todo is still told, and a resume still shows the list", () => {
+    const s = Session.started(LEAN)
+    s.send({ type: "userEdit", lines: ['done "Write parser"'], removed: [] })
+    expect(s.send(request())).toEqual([
+      {
+        type: "inject",
+        kind: "user-edit",
+        text: noticesText({ edits: { lines: ['done "Write parser"'], removed: [], omitted: 0 } }, OPEN),
+      },
+    ])
+    const r = new Session(LEAN)
+    r.send({ type: "resumed", list: OPEN })
+    expect(r.send(prompt("Carry on", { list: OPEN, isNewSession: false }))).toEqual([
+      { type: "attach", kind: "resume", text: noticesText({ resumed: true }, OPEN) },
+    ])
+  })
+
+  test("auto: a prompt to a model that plans unaided is lean, one to another model is not", () => {
+    expect(new Session().send(prompt("Add a login page", { model: "claude-sonnet-4-5" }))).toEqual([])
+    expect(new Session().send(prompt("Add a login page", { model: "claude-sonnet-4" }))).toEqual([
+      { type: "attach", kind: "prelude", text: preludeText("preferred")! },
+    ])
+  })
+
+  test("auto: the model of the newest prompt decides; a prompt that names none keeps the last", () => {
+    const s = new Session()
+    s.send(prompt("Build the thing", { list: OPEN, model: "gpt-5.1" }))
+    edits(s, 12)
+    expect(s.send(request())).toEqual([])
+    s.send(prompt("Now the rest", { list: OPEN }))
+    edits(s, 12)
+    expect(s.send(request())).toEqual([])
+    s.send(prompt("And the docs", { list: OPEN, model: "gpt-4.1" }))
+    edits(s, 12)
+    expect(s.send(request())).toEqual([
+      { type: "inject", kind: "nudge", text: noticesText({ nudge: 12 }, OPEN) },
+    ])
+  })
+
+  test("full: the whole guidance even for a model that plans unaided", () => {
+    const s = new Session({ ...CFG, mode: "full" })
+    expect(s.send(prompt("Add a login page", { model: "claude-opus-4-5" }))).toEqual([
+      { type: "attach", kind: "prelude", text: preludeText("preferred")! },
+    ])
   })
 })
 

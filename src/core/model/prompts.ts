@@ -7,6 +7,7 @@ import { inProgressTask, nextPendingTask } from "../list/queries.ts"
 import type { TodoList } from "../list/types.ts"
 import { MARKER, quote } from "../list/words.ts"
 import { formatPhases } from "./format.ts"
+import type { Guidance } from "./mode.ts"
 
 // The marker lives with the words so the character rule (core/list/queries.ts) can refuse it inside task text.
 export { MARKER }
@@ -29,6 +30,19 @@ export const TOOL_DESCRIPTION = `Phased todo list. Name tasks by exact text, pha
 block: waiting on something external. unblock: back to pending. drop: not needed (stays listed); rm: deletes. done works from any status.
 ops:[{op,...}]: a batch, in order, all or nothing.
 One task is in progress; start moves the running one back. After each call, if none is, the first pending task starts.`
+
+/**
+ * The description under lean guidance (mode.ts): every op and field, the addressing and batch rules, nothing
+ * a call's result or error would teach anyway.
+ */
+export const LEAN_TOOL_DESCRIPTION = `Phased todo list; tasks by exact text, phases by exact name, no ids.
+init list:[{phase,items}]; start task; done|drop|block|unblock task|phase, reason?; rm task|phase (neither: clear); append items, phase|after; rename task|phase, to; view.
+Each call: op and its fields, or ops:[{op,...}] (all or nothing).`
+
+/** The tool description the guidance gets. */
+export function toolDescription(guidance: Guidance): string {
+  return guidance === "lean" ? LEAN_TOOL_DESCRIPTION : TOOL_DESCRIPTION
+}
 
 /** The todo tool's answer in a subagent session: the list belongs to the main session the user watches. */
 export const SUBAGENT_REFUSAL =

@@ -466,6 +466,7 @@ function trackerEvent(
         isNewSession: facts.createdHere,
         isSubagent: facts.subagent === true,
         access: todoAccess(facts, agents),
+        ...(event.user.model ? { model: event.user.model.modelID } : {}),
       }
     case "compacting":
       return { type: "modelRequest", kind: "compaction", list }

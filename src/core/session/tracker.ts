@@ -1,5 +1,6 @@
 // Per-session state machine deciding when the plugin speaks to the model: eager prelude, mid-run nudges,
-// completion reminders and one-shot notices. Pure: (state, event, config) -> { state, actions }.
+// completion reminders and one-shot notices. Pure: (state, event, config) -> { state, actions }. Under lean
+// guidance (model/mode.ts) it gives no prelude and no nudge; reminders and notices are the same.
 // The session step (session.ts) turns host events into these events; this module owns the speaking rules
 // (whether the agent's last text asks the user something is asks.ts's).
 
@@ -9,6 +10,7 @@ import type { EditNote } from "../list/diff.ts"
 import { hasActionableTask, hasOpenTask } from "../list/queries.ts"
 import type { OpName, TodoList } from "../list/types.ts"
 import { TODO_TOOL } from "../list/words.ts"
+import { guidanceOf, plansUnaided } from "../model/mode.ts"
 import {
   compactionContextText,
   type EditSummary,
@@ -41,7 +43,7 @@ export const MUTATING_TOOLS: ReadonlySet<string> = new Set([
 
 export type TrackerConfig = Pick<
   Config,
-  "reminders" | "remindersMax" | "eager" | "nudgeAfter" | "nudgesMax"
+  "reminders" | "remindersMax" | "eager" | "mode" | "nudgeAfter" | "nudgesMax"
 > & {
   /** Replaces MUTATING_TOOLS, e.g. when the host names its tools differently. */
   readonly mutatingTools?: ReadonlySet<string>
@@ -71,6 +73,8 @@ export interface TrackerState {
   readonly paused: boolean
   /** An undo is pending: set by "rewound", cleared by a redo ("remade") or any user message (a commit). */
   readonly undoing: boolean
+  /** The newest real prompt that named its model named one that plans unaided (mode.ts). */
+  readonly lean: boolean
   readonly pending: {
     readonly resume: boolean
     /** The list differs from what the conversation shows: say so once, with the list. */
@@ -104,6 +108,8 @@ export type TrackerEvent =
       readonly isSubagent: boolean
       /** Whether the message's agent may call todo; absent: "allow". */
       readonly access?: Access
+      /** The id of the model the message goes to, when the host said. */
+      readonly model?: string
     }
   /** A tool call finished. For the todo tool, `todoOps` names the ops of the call (batch included). */
   | {
@@ -211,6 +217,7 @@ export function initialTracker(): TrackerState {
     reminders: 0,
     paused: false,
     undoing: false,
+    lean: false,
     pending: { resume: false, carried: false, compaction: false, nudge: 0, edits: null, undone: null },
   }
 }
@@ -426,8 +433,10 @@ function onUserMessage(
   const access = event.access ?? "allow"
   const actions: TrackerAction[] = []
   const prompt = realTexts(event.parts).join("\n").trim()
-  // The prelude waits for the first prompt to an agent that may call todo freely.
+  const unaided = event.model === undefined ? state.lean : plansUnaided(event.model)
+  // The prelude waits for the first prompt to an agent that may call todo freely; lean guidance has none.
   if (
+    guidanceOf(config.mode, unaided) === "full" &&
     !state.preluded &&
     access === "allow" &&
     event.isNewSession &&
@@ -456,6 +465,7 @@ function onUserMessage(
     state: {
       ...state,
       subagent,
+      lean: unaided,
       prompted: true,
       preluded: state.preluded || access === "allow",
       question: endsInQuestion(prompt),
@@ -492,7 +502,9 @@ function onToolResult(
   const mutating = (config.mutatingTools ?? MUTATING_TOOLS).has(event.tool)
   if (!mutating) return { state: state.paused ? { ...state, paused: false } : state, actions: [] }
   const edits = state.edits + 1
+  // Lean guidance has no nudge: a model that plans unaided updates the list when it gets there.
   const due =
+    guidanceOf(config.mode, state.lean) === "full" &&
     edits >= config.nudgeAfter &&
     !state.subagent &&
     state.pending.nudge === 0 &&
