@@ -9,7 +9,7 @@ import { recordCall } from "../core/history/placement.ts"
 import { todoPartOf } from "../core/history/rewind.ts"
 import { CARRIED_LIST_VERSION } from "../core/list/carried.ts"
 import { type ExecuteResult, execute } from "../core/list/execute.ts"
-import { OP_NAMES, type OpName, type TodoList } from "../core/list/types.ts"
+import type { TodoList } from "../core/list/types.ts"
 import { TODO_TOOL } from "../core/list/words.ts"
 import { formatOutcome } from "../core/model/format.ts"
 import { TOOL_DESCRIPTION } from "../core/model/prompts.ts"
@@ -55,7 +55,8 @@ const phaseSpec = z.object({ phase: z.string().optional(), items: itemsField.opt
  * carries a description of its own (tool-text.test.ts holds the two together).
  */
 export const toolArgs = {
-  op: z.enum(OP_NAMES as [OpName, ...OpName[]]).optional(),
+  // A string, not an enum of the op names: the description lists them already, on every request.
+  op: z.string().optional(),
   task: z.string().optional(),
   phase: z.string().optional(),
   reason: z.string().optional(),

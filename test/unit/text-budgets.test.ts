@@ -6,6 +6,7 @@ import { PASSAGES } from "../../src/core/model/host-prompt.ts"
 import {
   commandReplyText,
   compactionContextText,
+  LEAN_TOOL_DESCRIPTION,
   MARKER,
   noticesText,
   preludeText,
@@ -34,6 +35,7 @@ function texts(): Record<BudgetedText, string> {
   )
   return {
     toolDescription: TOOL_DESCRIPTION,
+    leanToolDescription: LEAN_TOOL_DESCRIPTION,
     skillDescription: /^description: (.*)$/m.exec(skill)?.[1] ?? "",
     subagentRefusal: SUBAGENT_REFUSAL,
     marker: MARKER,

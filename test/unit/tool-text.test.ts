@@ -39,7 +39,6 @@ function toolTable(): { op: string; fields: string[]; effect: string }[] {
 const EFFECTS: Record<string, string> = {
   init: "replaces the list",
   block: "waiting on something external",
-  unblock: "back to pending",
   rm: "clear the list",
   append: "created if missing",
   rename: "place and status stay",

@@ -18,16 +18,17 @@ export function isPluginText(text: string): boolean {
 }
 
 // Rides on every model request: every word here costs characters on every turn, so each op, field and rule is
-// said once (tool-text.test.ts checks it against the README's tool table; the schema names no more).
-export const TOOL_DESCRIPTION = `Phased todo list. Name tasks by exact text, phases by exact name; no ids.
+// said once (tool-text.test.ts checks it against the README's tool table; the schema names no more, not even
+// the op names: the lines below list them, and a mistyped op is answered with the one it likely means).
+export const TOOL_DESCRIPTION = `Phased todo list. Tasks by exact text, phases by exact name; no ids.
 - init: list:[{phase,items}] (replaces the list)
 - start: task
 - done, drop, block, unblock: task|phase; reason? for drop, block
 - rm: task|phase, or neither to clear the list
 - append: items, phase (created if missing) or after (a task)
-- rename: task|phase, to (new text; place and status stay)
+- rename: task|phase, to (place and status stay)
 - view
-block: waiting on something external. unblock: back to pending. drop: not needed (stays listed); rm: deletes. done works from any status.
+block: waiting on something external. drop: not needed (stays listed); rm: deletes. done works from any status.
 ops:[{op,...}]: a batch, in order, all or nothing.
 One task is in progress; start moves the running one back. After each call, if none is, the first pending task starts.`
 
