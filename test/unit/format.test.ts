@@ -294,7 +294,7 @@ describe("formatOutcome", () => {
         '"Do" (0/1)',
         '  [ ] "c"',
         'Next: "b". 0/3 done.',
-        "Marks: [ ] pending, [>] in progress.",
+        "Marks: [>] in progress.",
       ].join("\n"),
     )
   })
@@ -317,9 +317,14 @@ describe("formatOutcome", () => {
 
   it("view prints the whole list, then what each mark in it means", () => {
     expect(run(SAMPLE, { op: "view" }).text).toBe(
-      `${formatList(SAMPLE)}\nMarks: [ ] pending, [>] in progress, [x] done, [-] dropped, [!] blocked.`,
+      `${formatList(SAMPLE)}\nMarks: [>] in progress, [-] dropped, [!] blocked.`,
     )
     expect(run([], { op: "view" }).text).toBe("The list is empty.")
+  })
+
+  it("a list of only pending and done tasks carries no legend: a checklist's own marks say themselves", () => {
+    const list: TodoList = [{ name: "P", tasks: [t("a", "completed"), t("b", "completed")] }]
+    expect(run(list, { op: "view" }).text).not.toContain("Marks:")
   })
 
   it("errors say nothing was changed", () => {

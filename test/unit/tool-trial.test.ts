@@ -8,9 +8,7 @@ describe("tool trial", () => {
   it("runs one call on no list, then the next on the list it stored", () => {
     const first = tryCall(null, { op: "init", list: [{ phase: "A", items: ["x", "y"] }] })
     expect(first.ok).toBe(true)
-    expect(first.text).toBe(
-      '"A" (0/2)\n  [>] "x"\n  [ ] "y"\nNext: "y". 0/2 done.\nMarks: [ ] pending, [>] in progress.',
-    )
+    expect(first.text).toBe('"A" (0/2)\n  [>] "x"\n  [ ] "y"\nNext: "y". 0/2 done.\nMarks: [>] in progress.')
     const stored: unknown = JSON.parse(JSON.stringify(first.list))
     const second = tryCall(stored, { op: "rename", task: "y", to: "z" })
     expect(second.text).toBe('Renamed "y" to "z".\nNow: "x". Next: "z". 0/2 done.')

@@ -63,12 +63,16 @@ export function formatPhases(list: TodoList): string {
   return lines.join("\n")
 }
 
-/** What each mark the list shows means, in status order: "Marks: [ ] pending, [>] in progress." */
+/**
+ * What each mark the list shows means, in status order, for the marks a checklist does not say itself:
+ * "Marks: [>] in progress, [!] blocked." `[ ]` and `[x]` go without a legend (every checklist uses them), so a
+ * list of only those carries none.
+ */
 export function marksLegend(list: TodoList): string | undefined {
   const present = new Set(list.flatMap((phase) => phase.tasks.map((task) => task.status)))
-  const marks = STATUSES.filter((status) => present.has(status)).map(
-    (status) => `${STATUS_BOXES[status]} ${STATUS_WORDS[status]}`,
-  )
+  const marks = STATUSES.filter(
+    (status) => present.has(status) && status !== "pending" && status !== "completed",
+  ).map((status) => `${STATUS_BOXES[status]} ${STATUS_WORDS[status]}`)
   return marks.length === 0 ? undefined : `Marks: ${marks.join(", ")}.`
 }
 
