@@ -19,6 +19,14 @@ export const CLAUDE = "claude-sonnet-4"
 export const MODEL_IDS = ["m", CLAUDE] as const
 export type ModelID = (typeof MODEL_IDS)[number]
 export type Tool = "todo" | "todowrite"
+/**
+ * A side of a run: the plugin as configured by default (`todo`), the plugin with `mode: "lean"` (`lean`, the
+ * same `todo` tool under lean guidance), or the bare host (`todowrite`).
+ */
+export type Side = "todo" | "lean" | "todowrite"
+export const SIDES = ["todo", "lean", "todowrite"] as const satisfies readonly Side[]
+/** The tool a side's requests offer. */
+export const toolOf = (side: Side): Tool => (side === "todowrite" ? "todowrite" : "todo")
 
 export const n = (value: number) => Math.round(value).toLocaleString("en-US")
 export const pct = (share: number) => `${(share * 100).toFixed(1)}%`
@@ -254,10 +262,10 @@ export function stepsIn(body: Body): number {
 export interface Hosts {
   readonly model: MockModel
   readonly mock: MockLib
-  /** The project folder of each side (the todowrite side's turns the plugin off). */
-  readonly projects: Record<Tool, string>
+  /** The project folder of each side (the todowrite side's turns the plugin off, the lean side sets lean mode). */
+  readonly projects: Record<Side, string>
   /** One prompt in a new session, run to its end; returns the main requests it caused. */
-  prompt(tool: Tool, modelID: string, text: string): Promise<Request[]>
+  prompt(side: Side, modelID: string, text: string): Promise<Request[]>
   stop(): Promise<void>
 }
 
@@ -283,14 +291,23 @@ export async function startHosts(decide: (body: Body, info: RequestInfo) => Repl
     const plain = join(host.dirs.root, "plugoff")
     lib.makeProjectDir(plain)
     writeFileSync(join(plain, ".opencode", "todo.json"), JSON.stringify({ enabled: false }))
-    const apis = { todo: host.api, todowrite: lib.makeApi(host.url, plain) }
+    // The plugin in lean mode, the same way: a project folder of the same name length.
+    const lean = join(host.dirs.root, "leanmod")
+    lib.makeProjectDir(lean)
+    writeFileSync(join(lean, ".opencode", "todo.json"), JSON.stringify({ mode: "lean" }))
+    const apis = {
+      todo: host.api,
+      lean: lib.makeApi(host.url, lean),
+      todowrite: lib.makeApi(host.url, plain),
+    }
     const started = host
     return {
       model,
       mock,
-      projects: { todo: host.dirs.project, todowrite: plain },
-      async prompt(tool, modelID, text) {
-        const api = apis[tool]
+      projects: { todo: host.dirs.project, lean, todowrite: plain },
+      async prompt(side, modelID, text) {
+        const api = apis[side]
+        const tool = toolOf(side)
         const from = model.requests.length
         // This turn's requests, told apart from those of other turns running at the same time by the
         // model, the side's tool and the prompt's text.
@@ -307,7 +324,7 @@ export async function startHosts(decide: (body: Body, info: RequestInfo) => Repl
           body: { parts: [{ type: "text", text }], model: { providerID: "mock", modelID } },
           raw: true,
         })
-        if (sent.status >= 300) throw new Error(`${tool}: prompt_async answered ${sent.status}`)
+        if (sent.status >= 300) throw new Error(`${side}: prompt_async answered ${sent.status}`)
         await turnEnd(api, session.id, () => mainSince().length, lib)
         return mainSince()
       },
@@ -364,25 +381,26 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 export async function measureFixed(
   hosts: Hosts,
   marker: string,
-): Promise<Record<Tool, Record<ModelID, Fixed>>> {
-  const out = {} as Record<Tool, Record<ModelID, Fixed>>
+): Promise<Record<Side, Record<ModelID, Fixed>>> {
+  const out = {} as Record<Side, Record<ModelID, Fixed>>
   const firsts = new Map<string, Request | undefined>()
-  // The four prompts run at the same time: each is one request, mostly waiting on the host.
+  // The six prompts run at the same time: each is one request, mostly waiting on the host.
   await Promise.all(
-    (["todo", "todowrite"] as const).flatMap((tool) =>
+    SIDES.flatMap((side) =>
       MODEL_IDS.map(async (modelID) => {
-        const [first] = await hosts.prompt(tool, modelID, `${marker} Say hello.`)
-        firsts.set(`${tool}/${modelID}`, first)
+        // The todo and lean sides offer the same tool: each side's prompt is its own, all of one length.
+        const [first] = await hosts.prompt(side, modelID, `${marker}:${side.slice(0, 1)} Say hello.`)
+        firsts.set(`${side}/${modelID}`, first)
       }),
     ),
   )
-  for (const tool of ["todo", "todowrite"] as const) {
-    out[tool] = {} as Record<ModelID, Fixed>
+  for (const side of SIDES) {
+    out[side] = {} as Record<ModelID, Fixed>
     for (const modelID of MODEL_IDS) {
-      const first = firsts.get(`${tool}/${modelID}`)
-      if (!first) throw new Error(`${tool}/${modelID}: no main request reached the model`)
-      const entry = first.body.tools?.find((t) => t.function.name === tool)
-      if (!entry) throw new Error(`${tool}/${modelID}: the tool is not in the request`)
+      const first = firsts.get(`${side}/${modelID}`)
+      if (!first) throw new Error(`${side}/${modelID}: no main request reached the model`)
+      const entry = first.body.tools?.find((t) => t.function.name === toolOf(side))
+      if (!entry) throw new Error(`${side}/${modelID}: the tool is not in the request`)
       const system = atCanonicalLocation(
         first.body.messages
           .filter((m) => m.role === "system")
@@ -390,7 +408,7 @@ export async function measureFixed(
           .join("\n"),
       )
       const skillText = SKILL_ENTRY.exec(system)?.[0] ?? ""
-      out[tool][modelID] = {
+      out[side][modelID] = {
         description: entry.function.description.length,
         parameters: JSON.stringify(entry.function.parameters).length,
         skill: skillText.length,
@@ -406,8 +424,10 @@ export async function measureFixed(
   for (const modelID of MODEL_IDS) {
     const plain = out.todowrite[modelID]
     plain.passages = findPassages(plain.system, modelID).reduce((a, p) => a + p.chars, 0)
-    const mine = out.todo[modelID]
-    mine.passages = mine.system.length - plain.system.length + plain.passages - mine.skill
+    for (const side of ["todo", "lean"] as const) {
+      const mine = out[side][modelID]
+      mine.passages = mine.system.length - plain.system.length + plain.passages - mine.skill
+    }
   }
   return out
 }

@@ -16,6 +16,7 @@ import {
   steeringOn,
   steerSystemPrompt,
 } from "../core/model/host-prompt.ts"
+import { offersSkill } from "../core/model/mode.ts"
 import { commandReplyText } from "../core/model/prompts.ts"
 import { toolDeniedEverywhere } from "../core/session/permission.ts"
 import { agentRulesSource } from "./agent-rules.ts"
@@ -73,7 +74,8 @@ export const server: Plugin = async (input, options) => {
           description: COMMAND_DESCRIPTION,
         },
       }
-      c.skills = { ...(c.skills ?? {}), paths: [...(c.skills?.paths ?? []), SKILLS_DIR] }
+      if (offersSkill(config.mode))
+        c.skills = { ...(c.skills ?? {}), paths: [...(c.skills?.paths ?? []), SKILLS_DIR] }
       // The host drops a tool whose last matching permission rule is a deny: one last in every agent's rules.
       if (hostTodoToolHidden(config)) {
         const denied = toolDeniedEverywhere(c, HOST_TODO_TOOL)

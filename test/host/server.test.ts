@@ -105,6 +105,13 @@ describe("registration", () => {
     expect(Object.keys(cfg.permission as Obj)).toEqual(["*", "todowrite"])
   })
 
+  it("mode lean registers /todo but not the skill, whose entry would ride on every request", async () => {
+    const cfg: Obj = {}
+    await (await boot({ mode: "lean" })).hooks.config!(cfg as never)
+    expect(Object.keys(cfg.command as Obj)).toEqual(["todo"])
+    expect(cfg.skills).toBeUndefined()
+  })
+
   it("keeps todowrite with keepTodowrite, and registers nothing when disabled", async () => {
     const kept: Obj = {}
     await (await boot({ keepTodowrite: true })).hooks.config!(kept as never)

@@ -1,6 +1,6 @@
 // Which guidance a model gets: the table of model families that plan unaided, and the config's mode over it.
 import { describe, expect, test } from "vitest"
-import { guidanceFor, PLANS_UNAIDED, plansUnaided } from "../../src/core/model/mode.ts"
+import { guidanceFor, offersSkill, PLANS_UNAIDED, plansUnaided } from "../../src/core/model/mode.ts"
 
 describe("the families that plan unaided", () => {
   test.each([
@@ -64,4 +64,10 @@ describe("the config's mode over the table", () => {
     expect(guidanceFor("lean", "claude-sonnet-4")).toBe("lean")
     expect(guidanceFor("lean", undefined)).toBe("lean")
   })
+})
+
+test("the skill is offered except in mode lean (auto registers it once for every model a process serves)", () => {
+  expect(offersSkill("auto")).toBe(true)
+  expect(offersSkill("full")).toBe(true)
+  expect(offersSkill("lean")).toBe(false)
 })

@@ -54,3 +54,11 @@ export function guidanceOf(mode: Mode, unaided: boolean): Guidance {
   if (mode === "auto") return unaided ? "lean" : "full"
   return mode
 }
+
+/**
+ * Whether the todo-discipline skill is offered. Its entry rides in every system prompt, so lean mode leaves it
+ * out; `auto` registers it once for all the models a process serves (the host lists skills per process).
+ */
+export function offersSkill(mode: Mode): boolean {
+  return mode !== "lean"
+}
