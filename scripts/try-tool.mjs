@@ -5,6 +5,8 @@
 //
 //   node scripts/try-tool.mjs --describe          what the model is given: the tool's description, its
 //                                                 parameters (JSON schema) and the todo-discipline skill
+//   node scripts/try-tool.mjs --describe --lean   the same in lean mode (mode: "lean"): the short
+//                                                 description, and no skill
 //   node scripts/try-tool.mjs '{"op":"view"}'     one call; the arguments are the JSON the model would send
 //   echo '{"op":"view"}' | node scripts/try-tool.mjs -      the same, arguments read from stdin
 //   node scripts/try-tool.mjs --list my.json '…'  keep the list in my.json (default: todo-trial.json here)
@@ -39,13 +41,15 @@ function misuse(message) {
 
 const argv = process.argv.slice(2)
 let listFile = resolve("todo-trial.json")
+let lean = false
 const rest = []
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === "--list") {
     const file = argv[++i]
     if (!file) misuse("--list needs a file name.")
     listFile = resolve(file)
-  } else rest.push(argv[i])
+  } else if (argv[i] === "--lean") lean = true
+  else rest.push(argv[i])
 }
 
 if (rest.length === 0 || rest[0] === "--help" || rest[0] === "-h") {
@@ -61,22 +65,24 @@ if (command === "--describe") {
   const name = /^name: (.*)$/m.exec(skill)?.[1] ?? ""
   const description = /^description: (.*)$/m.exec(skill)?.[1] ?? ""
   const body = skill.replace(/^---[\s\S]*?---\n/, "").trim()
-  process.stdout.write(
-    [
-      "== Tool `todo`: description ==",
-      trial.TOOL_DESCRIPTION,
-      "",
-      "== Tool `todo`: parameters (JSON schema) ==",
-      trial.toolParameters(),
-      "",
-      "== Skill listed in the system prompt (name: description) ==",
-      `${name}: ${description}`,
-      "",
-      "== Skill text (what the model reads when it loads the skill) ==",
-      body,
-      "",
-    ].join("\n"),
-  )
+  const tool = [
+    "== Tool `todo`: description ==",
+    lean ? trial.LEAN_TOOL_DESCRIPTION : trial.TOOL_DESCRIPTION,
+    "",
+    "== Tool `todo`: parameters (JSON schema) ==",
+    trial.toolParameters(),
+    "",
+  ]
+  const skillText = [
+    "== Skill listed in the system prompt (name: description) ==",
+    `${name}: ${description}`,
+    "",
+    "== Skill text (what the model reads when it loads the skill) ==",
+    body,
+    "",
+  ]
+  // Lean mode offers no skill.
+  process.stdout.write([...tool, ...(lean ? [] : skillText)].join("\n"))
   process.exit(0)
 }
 if (command === "--reset") {

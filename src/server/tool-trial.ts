@@ -7,14 +7,15 @@ import { execute } from "../core/list/execute.ts"
 import { parseSnapshot } from "../core/list/parse.ts"
 import type { TodoList } from "../core/list/types.ts"
 import { formatOutcome } from "../core/model/format.ts"
-import { TOOL_DESCRIPTION } from "../core/model/prompts.ts"
+import { LEAN_TOOL_DESCRIPTION, TOOL_DESCRIPTION } from "../core/model/prompts.ts"
 import { toolArgs } from "./todo-tool.ts"
 
-export { TOOL_DESCRIPTION }
+export { LEAN_TOOL_DESCRIPTION, TOOL_DESCRIPTION }
 
-/** The tool's parameters as compact JSON, as the host writes them into a request. */
+/** The tool's parameters as compact JSON, as the host writes them into a request (1.18: without "$schema"). */
 export function toolParameters(): string {
-  return JSON.stringify(z.toJSONSchema(z.object(toolArgs), { io: "input" }))
+  const { $schema: _, ...schema } = z.toJSONSchema(z.object(toolArgs), { io: "input" })
+  return JSON.stringify(schema)
 }
 
 /** One call on a stored list (`null` for none): the text the model reads, and the list to store after it. */

@@ -2,7 +2,12 @@
 // and the list it stores reads back for the next call.
 
 import { describe, expect, it } from "vitest"
-import { TOOL_DESCRIPTION, toolParameters, tryCall } from "../../src/server/tool-trial.ts"
+import {
+  LEAN_TOOL_DESCRIPTION,
+  TOOL_DESCRIPTION,
+  toolParameters,
+  tryCall,
+} from "../../src/server/tool-trial.ts"
 
 describe("tool trial", () => {
   it("runs one call on no list, then the next on the list it stored", () => {
@@ -25,5 +30,8 @@ describe("tool trial", () => {
   it("gives the description and the parameters the host sends", () => {
     expect(TOOL_DESCRIPTION).toContain("rename")
     expect(JSON.parse(toolParameters()).properties.to).toEqual({ type: "string" })
+    // OpenCode 1.18 sends it without the "$schema" line (hooks.ts tool.definition).
+    expect(JSON.parse(toolParameters())).not.toHaveProperty("$schema")
+    expect(LEAN_TOOL_DESCRIPTION.split("\n").length).toBeLessThanOrEqual(4)
   })
 })
