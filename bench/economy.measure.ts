@@ -7,7 +7,6 @@
 // plus schema under 3,000 characters; no notice injected twice for the same state.
 
 import { expect, it } from "vitest"
-import { z } from "zod"
 import { PLAN, TASKS } from "../scripts/lib/scenarios.mjs"
 import { DEFAULT_CONFIG } from "../src/core/config.ts"
 import { diffLists } from "../src/core/list/diff.ts"
@@ -22,7 +21,12 @@ import {
 } from "../src/core/list/types.ts"
 import { progressText, STATUS_WORDS } from "../src/core/list/words.ts"
 import { formatOutcome } from "../src/core/model/format.ts"
-import { commandReplyText, MARKER, TOOL_DESCRIPTION } from "../src/core/model/prompts.ts"
+import {
+  commandReplyText,
+  LEAN_TOOL_DESCRIPTION,
+  MARKER,
+  TOOL_DESCRIPTION,
+} from "../src/core/model/prompts.ts"
 import {
   initialTracker,
   type NoticeKind,
@@ -31,7 +35,7 @@ import {
   type TrackerConfig,
   type TrackerEvent,
 } from "../src/core/session/tracker.ts"
-import { toolArgs } from "../src/server/hooks.ts"
+import { toolParameters } from "../src/server/tool-trial.ts"
 import { record, type Table } from "./lib.ts"
 import { REFERENCE_CALLS, REFERENCE_PLAN } from "./sessions/reference.ts"
 
@@ -197,9 +201,6 @@ function cost(lengths: readonly number[]): Cost {
 }
 
 // ---- the tool description and schema ---------------------------------------------------------------
-
-// As the host converts it (the input side: no "additionalProperties": false), which is what the request carries.
-const schemaText = (args: z.ZodRawShape) => JSON.stringify(z.toJSONSchema(z.object(args), { io: "input" }))
 
 // ---- injected texts over the end-to-end scenarios --------------------------------------------------
 
@@ -573,7 +574,8 @@ it("counts what the model pays over the reference session and the scripted scena
     return [op, String(rows.length), n(c.mean), n(c.max), n(c.total), n(b.mean)]
   })
 
-  const schema = schemaText(toolArgs)
+  // As OpenCode 1.18 sends it: the input side (no "additionalProperties": false), without "$schema" (hooks.ts).
+  const schema = toolParameters()
   const perRequest = TOOL_DESCRIPTION.length + schema.length
 
   const log = runScenarios()
@@ -640,12 +642,12 @@ it("counts what the model pays over the reference session and the scripted scena
     },
     {
       title: "What rides on every request (characters)",
-      note: 'The tool description, and the argument schema as `z.toJSONSchema(z.object(args), { io: "input" })` serialized compactly (what the host sends as the tool\'s `parameters`; bench/economy-session.measure.ts reads it from the request), from the arguments the plugin registers. Target: together under 3,000.',
-      columns: ["part", "characters"],
+      note: 'The tool description, and the argument schema as `z.toJSONSchema(z.object(args), { io: "input" })` serialized compactly without its `$schema` line (what OpenCode 1.18 sends as the tool\'s `parameters`; bench/economy-session.measure.ts reads it from the request), from the arguments the plugin registers; in lean mode (`mode: "lean"`) the description is the short one. Target: together under 3,000.',
+      columns: ["part", "default mode", "lean mode"],
       rows: [
-        ["tool description", n(TOOL_DESCRIPTION.length)],
-        ["JSON schema", n(schema.length)],
-        ["per request", n(perRequest)],
+        ["tool description", n(TOOL_DESCRIPTION.length), n(LEAN_TOOL_DESCRIPTION.length)],
+        ["JSON schema", n(schema.length), n(schema.length)],
+        ["per request", n(perRequest), n(LEAN_TOOL_DESCRIPTION.length + schema.length)],
       ],
     },
     {
