@@ -2,7 +2,7 @@
 // End-to-end proof against the real OpenCode 2.0.15 binary: boots `opencode serve` (scripts/lib/host2.mjs) with
 // this checkout's plugin as a local plugin folder and the scripted model, and checks the session behaviours of
 // scripts/smoke.mjs on OpenCode 2: the todo tool, `/todo` without a model turn, the skill, the prelude, the nudge,
-// the completion reminder and its silences, stubs, the host's prompt, a denied agent and a restart. Every check
+// the completion reminder and its silences, stubs, the host's prompt, a denied agent, lean mode and a restart. Every check
 // reads what the model server received, the `/api` routes, the event stream or the stored list, never the
 // scripted replies. A script of its own rather than a mode of smoke.mjs: OpenCode 2's routes, message kinds and
 // events differ from 1.18's in every step, so the two would share only the scenario keywords, which both import.
@@ -558,6 +558,30 @@ try {
       review.every((r) => !userTexts(r).some((t) => t.includes(NUDGE))),
     )
     check("...and no reminder", (await reminderMessages(host, id)).length === 1)
+  }
+
+  if (runs("lean")) {
+    // mode "lean": the short tool description, no prelude, the reminder still at a stop with work open.
+    console.log("12. lean mode")
+    const describe = (req) => req?.body.tools?.find((t) => t.function?.name === "todo")?.function?.description
+    const full = describe(model.requests.findLast((r) => r.kind === "main" && toolNames(r).includes("todo")))
+    const lean = await boot({ pluginOptions: { mode: "lean", eager: "always" } })
+    const since = model.requests.length
+    const id = await scenario(lean, "stall")
+    const first = requestsOf("stall", since)[0]
+    const short = describe(first)
+    check(
+      "the model is offered todo with the lean description (shorter than half the full one)",
+      typeof short === "string" && typeof full === "string" && short.length * 2 < full.length,
+      `${short?.length} vs ${full?.length} characters`,
+    )
+    check(
+      "...and no prelude, though eager is always",
+      !PRELUDE.test(userTexts(first ?? { body: { messages: [] } }).join("\n")),
+    )
+    check("...and the reminder at a stop with work open", (await reminderMessages(lean, id)).length >= 1)
+    await lean.stop()
+    hosts.splice(hosts.indexOf(lean), 1)
   }
 
   if (runs("restart")) {
