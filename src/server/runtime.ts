@@ -5,7 +5,7 @@
 // decision about the list or about when to speak is made in a binding.
 
 import { type Config, limitsOf, STORED_LIMITS } from "../core/config.ts"
-import { samePoint } from "../core/history/rewind.ts"
+import { samePoint, undoToConfirm } from "../core/history/rewind.ts"
 import { parseSnapshot } from "../core/list/parse.ts"
 import type { TodoList } from "../core/list/types.ts"
 import { guidanceOf } from "../core/model/mode.ts"
@@ -176,6 +176,9 @@ export async function startRuntime(deps: {
         await syncFromStore(s)
         await resolveParent(s)
         await agents.awaitBriefly()
+        // What the host says now decides whether this prompt commits an undo: a redo whose event has not come
+        // yet is followed first (its notes come back before this message takes the pending ones).
+        if (undoToConfirm(s.state.facts.rewind, s.storedRevert)) await sessions.agree(s, { ask: true })
         // A revert the record holds that this process never heard of is committed by this message too.
         const recorded = s.storedRevert
         text = joined(await step(s, recorded === undefined ? message : { ...message, recorded }), "attach")

@@ -662,6 +662,29 @@ describe("the model is never told something false", () => {
     expect(await c.prompt("Go on")).toContain('removed "Ship it"')
   })
 
+  it("a redo the next prompt's hook comes before: the host's answer keeps the redone list and its notes", async () => {
+    const c = await started()
+    await c.prompt("Fix the parser")
+    const first = c.lastUser
+    const plan = await c.call(PLAN)
+    const rm = [{ op: "rm" as const, target: { kind: "task" as const, text: "Ship it" } }]
+    await runUserOps(c.h.store, S, rm, DEFAULT_LIMITS, "record", { kind: "after", message: plan.message })
+    await c.revert(first)
+    expect(await stored(c.h)).toEqual([])
+    // The host redid (no revert, every message kept), and its event comes after the prompt's hook.
+    c.h.transcripts.set(S, {
+      info: { id: S },
+      messages: [first, plan.message].map((id) => ({ info: { id, sessionID: S }, parts: [] })),
+    })
+    expect(await c.prompt("Go on")).toContain('removed "Ship it"')
+    await c.unrevert()
+    expect((await stored(c.h)).flatMap((p) => p.tasks.map((t) => t.text))).toEqual([
+      "Write parser",
+      "Test parser",
+    ])
+    expect(await c.prompt("And on")).not.toContain('removed "Ship it"')
+  })
+
   it("no reminder while an undo is pending: it would commit the user's undo", async () => {
     const c = await started()
     const turns = await planDoneDone(c)

@@ -475,6 +475,28 @@ describe("OpenCode 2: undo, redo, fork", () => {
     expect(await list()).toEqual(["A:in_progress", "B:pending", "C:pending"])
   })
 
+  it("a typed /todo change, an undo and a redo the prompt reaches the plugin before: the list is the newest, the model told once", async () => {
+    const host = await start()
+    const first = await host.prompt("ses_rl", "Build")
+    await host.call("ses_rl", "todo", PLAN)
+    await host.reply("ses_rl", "Planned.")
+    await host.idle("ses_rl")
+    await host.rpc("run", { sessionID: "ses_rl", text: "done B" })
+    const list = async () =>
+      statuses(((await host.rpc("list", { sessionID: "ses_rl" })) as { list: unknown }).list)
+    await host.revert("ses_rl", first)
+    expect(await list()).toEqual([])
+    const cleared = host.unrevertLate("ses_rl")
+    await host.prompt("ses_rl", "Go on")
+    await cleared()
+    const told = requestTexts(await host.request("ses_rl")).filter((t) =>
+      t.includes("The user changed the todo list"),
+    )
+    expect(told).toHaveLength(1)
+    expect(told[0]).toContain('"B"')
+    expect(await list()).toEqual(["A:in_progress", "B:completed", "C:pending"])
+  })
+
   it("starts a fork from its source's list at the fork point", async () => {
     const host = await start()
     await host.prompt("ses_f", "Build")

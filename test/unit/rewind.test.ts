@@ -14,6 +14,7 @@ import {
   stepRewind,
   TODO_PARTS_MAX,
   todoPartOf,
+  undoToConfirm,
 } from "../../src/core/history/rewind.ts"
 
 function run(events: readonly RewindEvent[], facts: RewindFacts = INITIAL_REWIND) {
@@ -115,6 +116,17 @@ describe("following the host", () => {
   it("a late removal of a committed message does not cut what came after the commit", () => {
     const { actions } = run([revert({ message: "m2" }), msg("m5", true), removed("m3")])
     expect(actions.filter((a) => a.type === "commit")).toHaveLength(1)
+  })
+})
+
+describe("a prompt after an undo", () => {
+  it("asks the host whether the undo still stands when one is heard of or recorded, and only then", () => {
+    const seen = run([msg("m1", true), msg("m2")]).facts
+    expect(undoToConfirm(seen, undefined)).toBe(false)
+    expect(undoToConfirm(seen, { message: "m1" })).toBe(true)
+    const reverted = run([revert({ message: "m1" })], seen).facts
+    expect(undoToConfirm(reverted, undefined)).toBe(true)
+    expect(undoToConfirm(run([revert(null)], reverted).facts, undefined)).toBe(false)
   })
 })
 

@@ -160,6 +160,17 @@ export function editAnchor(facts: RewindFacts): EditAnchor | undefined {
   return facts.newest === null ? undefined : { kind: "after", message: facts.newest }
 }
 
+/**
+ * Whether a prompt must ask the host if the undo it would commit still stands (the one heard of here, else
+ * `recorded`, the one the record holds). The host commits an undo only if it is still reverted when the prompt
+ * comes; a redo just before the prompt may not have been heard yet (OpenCode 2 runs a prompt's hook in the
+ * request that sends it, while its events come on a stream of their own), and committing it would drop the
+ * redone list and the notes the redo brought back. No undo pending: nothing to ask.
+ */
+export function undoToConfirm(facts: RewindFacts, recorded: Point | undefined): boolean {
+  return facts.revert !== null || recorded !== undefined
+}
+
 /** The part that holds the todo call `callID`, when the host announced it. */
 export function todoPartOf(facts: RewindFacts, callID: string): TodoPart | undefined {
   for (let i = facts.todoParts.length - 1; i >= 0; i--)
