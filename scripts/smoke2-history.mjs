@@ -4,8 +4,10 @@
 // is shown (`todo view`), and again after a restart; a compaction leaves the list as it was, for the server that
 // saw it and for one that loads the session afterwards; a fork starts from its source's list at the fork point,
 // also on a server that never heard of the fork, and an undo inside the fork's copied turns takes back what those
-// turns did. Three servers run one after the other on one data folder: the plugin's, one without the plugin (what
-// it does there reaches the plugin only through the host's answers), the plugin's again. Exits non-zero on failure.
+// turns did; a typed /todo change (the TUI's RPC `run`) undone and redone is told to the model once on the next
+// request, also when the prompt reaches the plugin before the redo does. Three servers run one after the other on
+// one data folder: the plugin's, one without the plugin (what it does there reaches the plugin only through the
+// host's answers), the plugin's again. Exits non-zero on failure.
 import { existsSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { hasHost2, OPENCODE2_BIN, startHost2 } from "./lib/host2.mjs"
@@ -139,6 +141,57 @@ try {
   checkList("undo committed: the list before the removed turn", await settlesAt(s, ONE), ONE)
   check("...and the model is shown that list", (await viewIn(s)) === ONE)
 
+  // A typed /todo change (the TUI's RPC `run`), an undo to before it and a redo: the model is told of the change
+  // once, whether the redo reached the plugin before the prompt or the prompt came first.
+  const edited = (await host.createSession()).id
+  await turn(edited, "init")
+  const told = async (task, from) => {
+    const requests = model.requests.slice(from).filter((q) => !summarizer(q.body))
+    const notices = requests[0]
+      ? userTexts(requests[0]).filter(
+          (t) => t.includes("changed the todo list") && t.includes(`"${task}": pending → done`),
+        )
+      : []
+    return { count: notices.length, requests: requests.length }
+  }
+  const typed = async (task) => {
+    const ran = await host.rpc("opencode-todo", "run", { sessionID: edited, text: `done "${task}"` })
+    need(`typed /todo done "${task}" over RPC`, (ran?.output ?? ran)?.ok === true, JSON.stringify(ran))
+  }
+  await typed(TASKS[1])
+  const firstEdit = "icppp"
+  checkList("a typed /todo change (RPC run) is stored", await settlesAt(edited, firstEdit), firstEdit)
+  await host.revertStage(edited, (await userIds(edited))[0])
+  checkList("an undo to before the plan and the change: no list", await settlesAt(edited, ""), "")
+  let from = model.requests.length
+  await host.revertClear(edited)
+  await turn(edited, "view")
+  const raced = await told(TASKS[1], from)
+  check(
+    "a prompt sent at once after the redo: the model is told of the change once",
+    raced.count === 1,
+    `${raced.count} notices in the first of ${raced.requests} requests`,
+  )
+  checkList(
+    "...and the list is the redone one, with the change",
+    await settlesAt(edited, firstEdit),
+    firstEdit,
+  )
+  await typed(TASKS[2])
+  const secondEdit = "iccpp"
+  await host.revertStage(edited, (await userIds(edited))[1])
+  checkList("an undo to before the second change", await settlesAt(edited, firstEdit), firstEdit)
+  await host.revertClear(edited)
+  checkList("a redo brings the change back", await settlesAt(edited, secondEdit), secondEdit)
+  from = model.requests.length
+  await turn(edited, "view")
+  const followed = await told(TASKS[2], from)
+  check(
+    "a prompt after the redo was followed: the model is told of the change once",
+    followed.count === 1,
+    `${followed.count} notices in the first of ${followed.requests} requests`,
+  )
+
   // A fork before the third prompt, and an undo inside its copied turns.
   const src = (await host.createSession()).id
   const srcUsers = await planned(src)
@@ -161,7 +214,7 @@ try {
   check("the source keeps its own list", (await settlesAt(src, TWO)).rpc === TWO)
 
   // A compaction of the source.
-  const since = host.events.length
+  const eventsBefore = host.events.length
   const requestsBefore = model.requests.length
   const compacted = (await host.compact(src)).id
   await host.waitEvent(
@@ -170,7 +223,7 @@ try {
       e.type !== "session.compaction.started" &&
       e.type !== "session.compaction.delta" &&
       e.data?.sessionID === src,
-    { since, timeoutMs: 60_000 },
+    { since: eventsBefore, timeoutMs: 60_000 },
   )
   await host.settle(src)
   const kinds = (await host.context(src)).map((m) => m.type)
@@ -193,10 +246,14 @@ try {
   )
   const afterCompaction = model.requests.length
   await turn(src, "view")
-  const told = model.requests
+  const toldOnce = model.requests
     .slice(afterCompaction)
     .filter((r) => userTexts(r).some((t) => /\bcompacted\b/i.test(t) && t.includes(TASKS[0]))).length
-  check("the model is told the list once after the compaction", told === 1, `told in ${told} requests`)
+  check(
+    "the model is told the list once after the compaction",
+    toldOnce === 1,
+    `told in ${toldOnce} requests`,
+  )
   await host.stop({ keep: true })
 
   // ---- Server 2, without the plugin: what happens here the plugin learns only from the host's answers.

@@ -21,6 +21,7 @@
 import type { ShownMessages } from "../core/history/effect.ts"
 import type { Point } from "../core/history/history.ts"
 import type { Transcript, TranscriptMessage } from "../core/history/rebuild.ts"
+import { hostOrder } from "../core/history/spans.ts"
 import { isRecord } from "../core/list/result.ts"
 import { TODO_TOOL } from "../core/list/words.ts"
 import {
@@ -334,6 +335,18 @@ function partIdAt(messageID: string, part: V2Part, i: number): string {
 export function syntheticMessageId(raw: unknown): string | undefined {
   const id = isRecord(raw) ? text(raw.id) : undefined
   return id?.startsWith("evt") ? `msg${id.slice(3)}` : undefined
+}
+
+/**
+ * Whether the execution an event ends (`session.execution.*`) ended before the prompt `messageID` was sent. 2.0.15
+ * mints event and message ids from one ascending generator (an execution's idle message has its end event's id,
+ * "msg" for "evt"), and its events can reach the plugin after the hook of a later prompt: a redo wakes the
+ * session, and that execution's end comes after the hook of a prompt sent right after the redo (seen on the real
+ * 2.0.15). False when either id is unknown.
+ */
+export function endedBefore(raw: unknown, messageID: string | undefined): boolean {
+  const id = syntheticMessageId(raw)
+  return id !== undefined && messageID !== undefined && hostOrder(id, messageID) < 0
 }
 
 /**

@@ -55,6 +55,7 @@ import {
   applyV2Stubs,
   attachToPromptV2,
   decodeV2Event,
+  endedBefore,
   injectV2,
   syntheticMessageId,
   v2AgentRules,
@@ -547,7 +548,9 @@ export async function setupV2(context: unknown, log: Log = onceLogger(stderrLog)
       return
     }
     for (const hostEvent of decoded.events) {
-      if (hostEvent.type === "session.idle") attached.delete(decoded.sessionID)
+      // The turn's end takes back what its prompt said; an execution that ended before the prompt does not.
+      if (hostEvent.type === "session.idle" && !endedBefore(raw, attached.get(decoded.sessionID)?.messageID))
+        attached.delete(decoded.sessionID)
       if (hostEvent.type === "session.deleted") {
         attached.delete(decoded.sessionID)
         agentOf.delete(decoded.sessionID)
