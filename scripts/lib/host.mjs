@@ -197,6 +197,86 @@ for (const sig of ["SIGINT", "SIGTERM"]) {
 }
 
 /**
+ * Spawn a server in its own process group, its output appended to `logFile` and kept; `stop()` ends the whole
+ * group (SIGTERM, then SIGKILL after 5 s). The group is also killed if this script exits first.
+ */
+export function spawnServer(bin, args, { cwd, env, logFile }) {
+  const child = spawn(bin, args, { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] })
+  live.add(child.pid)
+  const server = { child, exited: null, chunks: [] }
+  server.exitPromise = new Promise((r) =>
+    child.once("exit", (code, signal) => {
+      server.exited = { code, signal }
+      live.delete(child.pid)
+      r(server.exited)
+    }),
+  )
+  const onData = (d) => {
+    const s = d.toString("utf8")
+    server.chunks.push(s)
+    appendFileSync(logFile, s)
+  }
+  child.stdout.on("data", onData)
+  child.stderr.on("data", onData)
+  server.log = () => server.chunks.join("")
+  server.stop = async () => {
+    if (server.exited) return server.exited
+    try {
+      process.kill(-child.pid, "SIGTERM")
+    } catch {}
+    const timer = new Promise((r) => setTimeout(() => r("timeout"), 5000))
+    if ((await Promise.race([server.exitPromise, timer])) === "timeout") {
+      try {
+        process.kill(-child.pid, "SIGKILL")
+      } catch {}
+      await server.exitPromise
+    }
+    // Children in the same group (ripgrep, shells) go too.
+    try {
+      process.kill(-child.pid, "SIGKILL")
+    } catch {}
+    return server.exited
+  }
+  return server
+}
+
+/**
+ * The events a host's stream delivered, and `waitEvent(match, { since, timeoutMs })`: resolves with the first event
+ * at index >= since that matches, rejects after timeoutMs. Call `push(event)` for each event as it arrives.
+ */
+export function eventLog() {
+  const events = []
+  const waiters = new Set()
+  function waitEvent(match, { since = 0, timeoutMs = 60_000 } = {}) {
+    return new Promise((resolveEvent, reject) => {
+      let timer
+      const check = () => {
+        for (let i = since; i < events.length; i++) {
+          if (match(events[i])) {
+            clearTimeout(timer)
+            waiters.delete(check)
+            resolveEvent(events[i])
+            return true
+          }
+        }
+        return false
+      }
+      if (check()) return
+      timer = setTimeout(() => {
+        waiters.delete(check)
+        reject(new Error(`no matching event within ${timeoutMs} ms`))
+      }, timeoutMs)
+      waiters.add(check)
+    })
+  }
+  const push = (event) => {
+    events.push(event)
+    for (const w of waiters) w()
+  }
+  return { events, waitEvent, push }
+}
+
+/**
  * Start `opencode serve` on 127.0.0.1 with an OS-chosen port.
  * options: modelUrl (mock base URL ending in /v1), plugins (opencode.json `plugin` entries),
  * configExtra (merged into the config), env (extra env), dataDir / projectDir (reuse),
@@ -232,7 +312,7 @@ export async function startHost(options = {}) {
   const childEnv = sandboxEnv(dirs, extraEnv)
   const logFile = join(dirs.logs, "server.log")
 
-  const child = spawn(
+  const server = spawnServer(
     OPENCODE_BIN,
     [
       "serve",
@@ -244,44 +324,11 @@ export async function startHost(options = {}) {
       "--log-level",
       logLevel,
     ],
-    { cwd: dirs.project, env: childEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+    { cwd: dirs.project, env: childEnv, logFile },
   )
-  live.add(child.pid)
-  let exited = null
-  const exitPromise = new Promise((r) =>
-    child.once("exit", (code, signal) => {
-      exited = { code, signal }
-      live.delete(child.pid)
-      r(exited)
-    }),
-  )
-  const logChunks = []
-  const onData = (d) => {
-    const s = d.toString("utf8")
-    logChunks.push(s)
-    appendFileSync(logFile, s)
-  }
-  child.stdout.on("data", onData)
-  child.stderr.on("data", onData)
-
-  const stopProcess = async () => {
-    if (exited) return exited
-    try {
-      process.kill(-child.pid, "SIGTERM")
-    } catch {}
-    const timer = new Promise((r) => setTimeout(() => r("timeout"), 5000))
-    if ((await Promise.race([exitPromise, timer])) === "timeout") {
-      try {
-        process.kill(-child.pid, "SIGKILL")
-      } catch {}
-      await exitPromise
-    }
-    // Children in the same group (ripgrep, shells) go too.
-    try {
-      process.kill(-child.pid, "SIGKILL")
-    } catch {}
-    return exited
-  }
+  const { child, exitPromise } = server
+  const logChunks = server.chunks
+  const stopProcess = server.stop
 
   let url
   try {
@@ -312,37 +359,9 @@ export async function startHost(options = {}) {
   const listeningMs = Date.now() - started
 
   const api = makeApi(url, dirs.project)
-  const events = []
-  const waiters = new Set()
+  const { events, waitEvent, push } = eventLog()
   const eventAbort = new AbortController()
-  const streamDone = consumeEvents(url, dirs.project, eventAbort.signal, (ev) => {
-    events.push(ev)
-    for (const w of waiters) w()
-  }).catch(() => {})
-
-  /** Resolve with the first event at index >= since that matches; reject after timeoutMs. */
-  function waitEvent(match, { since = 0, timeoutMs = 60_000 } = {}) {
-    return new Promise((resolveEvent, reject) => {
-      let timer
-      const check = () => {
-        for (let i = since; i < events.length; i++) {
-          if (match(events[i])) {
-            clearTimeout(timer)
-            waiters.delete(check)
-            resolveEvent(events[i])
-            return true
-          }
-        }
-        return false
-      }
-      if (check()) return
-      timer = setTimeout(() => {
-        waiters.delete(check)
-        reject(new Error(`no matching event within ${timeoutMs} ms`))
-      }, timeoutMs)
-      waiters.add(check)
-    })
-  }
+  const streamDone = consumeEvents(url, dirs.project, eventAbort.signal, push).catch(() => {})
 
   // Ready = the instance for the project answered (config, plugins and commands loaded).
   try {
@@ -352,7 +371,7 @@ export async function startHost(options = {}) {
         await api.get("/command", { timeoutMs: Math.max(1000, deadline - Date.now()) })
         break
       } catch (err) {
-        if (Date.now() > deadline || exited) throw err
+        if (Date.now() > deadline || server.exited) throw err
         await sleep(200)
       }
     }

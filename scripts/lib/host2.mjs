@@ -3,11 +3,18 @@
 // group handling and the timeouts are host.mjs's; only what differs on OpenCode 2 lives here: the config
 // (`providers`, `plugins`), the server password, the `/api` routes and their `{ data }` answers, and the event
 // stream's `{ id, type, data }` events.
-import { spawn } from "node:child_process"
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { freePort, makeSandbox, PROMPT_MODEL_IDS, removeSandbox, sandboxEnv } from "./host.mjs"
+import {
+  eventLog,
+  freePort,
+  makeSandbox,
+  PROMPT_MODEL_IDS,
+  removeSandbox,
+  sandboxEnv,
+  spawnServer,
+} from "./host.mjs"
 import { sleep } from "./wait.mjs"
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
@@ -61,14 +68,6 @@ export function host2Config({ modelUrl, plugins = [], configExtra = {} }) {
   return cfg
 }
 
-const live = new Set()
-process.once("exit", () => {
-  for (const pid of live)
-    try {
-      process.kill(-pid, "SIGKILL")
-    } catch {}
-})
-
 /**
  * Start OpenCode 2's `serve` on 127.0.0.1. options: modelUrl, plugins (default: this checkout as a local plugin
  * folder, with `pluginOptions` as its entry's options when given), configExtra, env, dataDir / projectDir (reuse across restarts), prepare(dirs), bootTimeoutMs, keep.
@@ -95,51 +94,17 @@ export async function startHost2(options = {}) {
   const childEnv = sandboxEnv(dirs, { OPENCODE_SERVER_PASSWORD: PASSWORD, ...env })
   const logFile = join(dirs.logs, "server.log")
   const port = options.port ?? (await freePort())
-  const child = spawn(
+  const server = spawnServer(
     OPENCODE2_BIN,
     ["serve", "--hostname", "127.0.0.1", "--port", String(port), "--print-logs", "--log-level", "info"],
-    { cwd: dirs.project, env: childEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+    { cwd: dirs.project, env: childEnv, logFile },
   )
-  live.add(child.pid)
-  let exited = null
-  const exitPromise = new Promise((r) =>
-    child.once("exit", (code, signal) => {
-      exited = { code, signal }
-      live.delete(child.pid)
-      r(exited)
-    }),
-  )
-  const logChunks = []
-  const onData = (d) => {
-    const s = d.toString("utf8")
-    logChunks.push(s)
-    appendFileSync(logFile, s)
-  }
-  child.stdout.on("data", onData)
-  child.stderr.on("data", onData)
-  const stopProcess = async () => {
-    if (exited) return exited
-    try {
-      process.kill(-child.pid, "SIGTERM")
-    } catch {}
-    const timer = new Promise((r) => setTimeout(() => r("timeout"), 5000))
-    if ((await Promise.race([exitPromise, timer])) === "timeout") {
-      try {
-        process.kill(-child.pid, "SIGKILL")
-      } catch {}
-      await exitPromise
-    }
-    try {
-      process.kill(-child.pid, "SIGKILL")
-    } catch {}
-    return exited
-  }
   const url = `http://127.0.0.1:${port}`
   const api = makeApi2(url)
   try {
     const deadline = Date.now() + bootTimeoutMs
     for (;;) {
-      if (exited) throw new Error(`host exited early (${JSON.stringify(exited)})`)
+      if (server.exited) throw new Error(`host exited early (${JSON.stringify(server.exited)})`)
       try {
         await api.get("/api/command", { timeoutMs: 5000 })
         break
@@ -149,57 +114,33 @@ export async function startHost2(options = {}) {
       }
     }
   } catch (err) {
-    await stopProcess()
+    await server.stop()
     if (!keep) removeSandbox(dirs)
-    throw new Error(`OpenCode 2 not ready: ${err.message}\n${logChunks.join("").slice(-3000)}`)
+    throw new Error(`OpenCode 2 not ready: ${err.message}\n${server.log().slice(-3000)}`)
   }
-  const events = []
-  const waiters = new Set()
+  const { events, waitEvent, push } = eventLog()
   const eventAbort = new AbortController()
-  const streamDone = consumeEvents2(url, eventAbort.signal, (ev) => {
-    events.push({ ...ev, receivedAt: Date.now() })
-    for (const w of waiters) w()
-  }).catch(() => {})
-
-  function waitEvent(match, { since = 0, timeoutMs = 60_000 } = {}) {
-    return new Promise((resolveEvent, reject) => {
-      let timer
-      const check = () => {
-        for (let i = since; i < events.length; i++)
-          if (match(events[i])) {
-            clearTimeout(timer)
-            waiters.delete(check)
-            resolveEvent(events[i])
-            return true
-          }
-        return false
-      }
-      if (check()) return
-      timer = setTimeout(() => {
-        waiters.delete(check)
-        reject(new Error(`no matching event within ${timeoutMs} ms`))
-      }, timeoutMs)
-      waiters.add(check)
-    })
-  }
+  const streamDone = consumeEvents2(url, eventAbort.signal, (ev) =>
+    push({ ...ev, receivedAt: Date.now() }),
+  ).catch(() => {})
 
   const host = {
     version: HOST2_VERSION,
     url,
-    pid: child.pid,
+    pid: server.child.pid,
     dirs,
     env: childEnv,
     config,
     events,
     timings: { readyMs: Date.now() - started },
-    log: () => logChunks.join(""),
+    log: server.log,
     api,
     waitEvent,
     ...session2Helpers(api, events, waitEvent),
     async stop({ keep: keepNow = keep } = {}) {
       eventAbort.abort()
       await Promise.race([streamDone, sleep(1000)])
-      const result = await stopProcess()
+      const result = await server.stop()
       if (!keepNow) removeSandbox(dirs)
       return result
     },
