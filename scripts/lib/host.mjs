@@ -419,15 +419,18 @@ function cleanup(dirs) {
   rmSync(dirs.root, { recursive: true, force: true })
 }
 
-/** Thin JSON client; every call has a timeout (default 30 s). */
-export function makeApi(baseUrl, directory) {
+/**
+ * Thin JSON client; every call has a timeout (default 30 s). `headers` go on every call (OpenCode 2's password);
+ * `unwrap` turns a parsed answer into what callers get (OpenCode 2 answers `{ data }`).
+ */
+export function makeApi(baseUrl, directory, { headers = {}, unwrap = (value) => value } = {}) {
   async function call(method, path, { body, query = {}, timeoutMs = 30_000, raw = false } = {}) {
     const u = new URL(path, baseUrl)
     if (directory && !("directory" in query)) u.searchParams.set("directory", directory)
     for (const [k, v] of Object.entries(query)) if (v !== undefined) u.searchParams.set(k, String(v))
     const res = await fetch(u, {
       method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
+      headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs),
     })
@@ -443,7 +446,7 @@ export function makeApi(baseUrl, directory) {
       err.body = value
       throw err
     }
-    return value
+    return unwrap(value)
   }
   return {
     call,

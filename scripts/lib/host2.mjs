@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url"
 import {
   eventLog,
   freePort,
+  makeApi,
   makeSandbox,
   PROMPT_MODEL_IDS,
   removeSandbox,
@@ -148,37 +149,13 @@ export async function startHost2(options = {}) {
   return host
 }
 
-/** JSON client for OpenCode 2's `/api`: the password on every call, a timeout on every call, `{ data }` unwrapped. */
+/** JSON client for OpenCode 2's `/api` (host.mjs's): the password on every call, `{ data }` unwrapped, POST bodies `{}` by default. */
 export function makeApi2(baseUrl) {
-  async function call(method, path, { body, query = {}, timeoutMs = 30_000, raw = false } = {}) {
-    const u = new URL(path, baseUrl)
-    for (const [k, v] of Object.entries(query)) if (v !== undefined) u.searchParams.set(k, String(v))
-    const res = await fetch(u, {
-      method,
-      headers: body === undefined ? AUTH : { ...AUTH, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
-    })
-    const text = await res.text()
-    let value = text
-    try {
-      value = text ? JSON.parse(text) : undefined
-    } catch {}
-    if (raw) return { status: res.status, body: value }
-    if (!res.ok) {
-      const err = new Error(`${method} ${path} -> ${res.status}: ${text.slice(0, 500)}`)
-      err.status = res.status
-      err.body = value
-      throw err
-    }
-    return value && typeof value === "object" && "data" in value ? value.data : value
-  }
-  return {
-    call,
-    get: (p, o) => call("GET", p, o),
-    post: (p, body, o) => call("POST", p, { ...o, body: body ?? {} }),
-    del: (p, o) => call("DELETE", p, o),
-  }
+  const api = makeApi(baseUrl, undefined, {
+    headers: AUTH,
+    unwrap: (value) => (value && typeof value === "object" && "data" in value ? value.data : value),
+  })
+  return { ...api, post: (p, body, o) => api.call("POST", p, { ...o, body: body ?? {} }) }
 }
 
 /** The helpers over OpenCode 2's session routes the real-host checks use. */
