@@ -1,10 +1,7 @@
-// User edits made while the session is reverted, kept so they can be made again on another list: on redo
-// (the newest list), after a second revert (an earlier list) or on commit. An edit keeps the list it made
-// and a fingerprint of the list it was made on: on that same list it gives back exactly what the user saw.
-// On any other list it is made again as operations: the typed ops of a /todo verb or dialog action run
-// through `executeOps` (a batch that no longer applies is dropped whole, as a failing call would be); an
-// editor edit or import, which replaces the whole list, is made again as the changes it made by task and
-// phase, each kept if its task is still there. The result ends in the one normal form (`normalize`).
+// User edits made while the session is reverted, kept so they can be made again on another list (on redo,
+// after a second revert, or on commit). On the list it was made on, an edit gives back exactly what the user
+// saw; on any other it is made again as operations (`remake`), and the result ends in the one normal form.
+// How: docs/design.md.
 
 import { executeOps } from "../list/execute.ts"
 import { checkList } from "../list/queries.ts"

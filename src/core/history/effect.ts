@@ -1,8 +1,6 @@
-// The list in effect, as a pure function of the stored history and what the host says now: the session's
-// revert point as the host reports it, and whether the host still holds a place in the conversation. The
-// server, the TUI and any host binding call this one function; events only tell them when to call it again.
-// A process that starts late, restarts, or never saw another process's undo computes the same list as one
-// that saw every event, because nothing here depends on which events a process saw.
+// The list in effect, as a pure function of the stored history and what the host says now. The host says the
+// session's revert point, and whether it still holds a place in the conversation. The server, the TUI and any
+// host binding call this one function; events only tell them when to call it again (why: docs/design.md).
 
 /*
  * The rules, in order (each a step of revert.ts, so the stored form stays the one the store knows):

@@ -1,30 +1,7 @@
 // The history of a session's list, anchored in the conversation, so the list can follow the host's undo
-// (revert), redo (unrevert) and commit (the next prompt removes the reverted messages). Pure, JSON in and
-// out, never throws: every function answers a consistent list, and a warning value for input it could
-// not make sense of. The adapters feed it host facts; the store carries it in the session's record.
-// This module owns the value: its form, a change added at the end, and the list at a point. Where a change
-// is anchored: placement.ts; what a revert, a redo and a commit do to it: revert.ts; the record's form:
-// stored.ts. Positions and spans live in spans.ts.
-//
-// What is stored, and why: each change is kept as the exact step between the list before and after it
-// (a row delta, rows.ts), at its position, with a checkpoint (the whole list) starting each span
-// of entries. Not the call's arguments: replaying arguments ties every stored state to the reducers,
-// limits and normal form of the plugin version that replays them, and a later version could rebuild a
-// state the user never saw. A step is exact whatever the version, and shorter (a task done and the next
-// started is "17c18i"). Only an edit made while reverted must be made again on another list (redo): it
-// keeps its typed ops, or its changes by task (edits.ts), beside the list it made.
-//
-// "Strictly before a point" compares message ids, then part ids, as strings: the host mints ascending ids
-// (a clock prefix, then a counter), and its own /redo compares them the same way. A revert point with no
-// part is before every part of its message; an edit anchored after a message is after every part of it.
-// An id the history never saw is placed by its order; whether the host has that message is the adapter's
-// to check. What this cannot survive: the host's clock prefix wraps every 2^36 ms (next on 2028-10-17
-// UTC), and ids minted after a wrap sort before older ones in a session open across it.
-//
-// Cost: recording a change costs the size of the list, whatever the length of the session (the newest
-// span's end is kept beside the history), and so does the list before a point among the last RECENT
-// changes (the common undo). Any other point costs a binary search over the spans and the replay of one
-// span (at most MAX_SPAN_ENTRIES entries of at most HISTORY_CAPS.rows rows).
+// (revert), redo (unrevert) and commit. Pure, JSON in and out, never throws: every function answers a
+// consistent list, and a warning value for input it cannot make sense of. Owns the value, a change added at
+// the end and the list at a point (its siblings own the rest; what is stored and why: docs/design.md).
 
 import { isRecord } from "../list/result.ts"
 import type { TodoList } from "../list/types.ts"

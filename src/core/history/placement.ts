@@ -1,19 +1,7 @@
-// Where a change enters the list history (history.ts): a todo call at its message and part, a user edit
-// after the newest surviving message or at the revert point, a /todo command's edit moved before its own
-// message once that message is known, and changes whose positions come in another order than they were made
-// placed among the ones made before them. Pure and never throws, like every step of the history.
-//
-// Positions: a todo call sits at its assistant message and tool part; a user edit after the newest
-// surviving message (or, when the adapter gives none, at the newest recorded change); an edit made while
-// reverted at the revert point; a /todo command's edit, once its message is known, just before that message.
-// Entries are kept in position order. Two kinds of change are placed before changes made earlier: a todo call
-// whose part comes before calls at later parts (parallel calls finishing out of order), and a /todo command's
-// edit settling on a message that comes after changes made since (two commands whose messages come in another
-// order). Among the newest RECENT changes of the newest span, the list at each position is then the changes
-// anchored at or before it, made again in the order they were made (edits.ts `remake`, by task), and the
-// newest list stays exactly the one made (`placeAll`). Any other change anchored before the newest recorded
-// one (a call after a user edit anchored after its message, a stale anchor, one further back) is placed at
-// the newest position.
+// Where a change enters the list history (history.ts): its position in the conversation, and its place among
+// the changes made before it. A todo call sits at its message and part, a user edit after the newest
+// surviving message or at the revert point, a /todo command's edit just before its own message once known.
+// Pure and never throws, like every step of the history; the ordering rules: docs/design.md.
 
 import type { Limits, Op, TodoList } from "../list/types.ts"
 import { DEFAULT_LIMITS } from "../list/types.ts"

@@ -1,5 +1,5 @@
-// The list a session's own conversation shows: read back from the lists its todo results and /todo replies
-// carry, for a session that has no record here (a fork, an import, a record left on another machine).
+// The list a session's own conversation shows, for a session that has no record here (a fork, an import, a
+// record left on another machine). It is read back from the lists its todo results and /todo replies carry.
 // Pure: the adapter decodes the host's messages into a Transcript and stores what this decides.
 
 /*

@@ -1,8 +1,7 @@
-// What the host's undo does to the list history (history.ts): a revert sets the point and the list in effect
-// before it, a redo (unrevert) brings the newest list back, and a commit cuts the history at the point for
-// good; the edits made while reverted are kept at the point and made again on the list each step leaves
-// (edits.ts `remake`). Also the list a copy of the conversation carries in the middle of an undo (a fork).
-// Pure and never throws, like every step of the history. When each step runs: rewind.ts and effect.ts.
+// What the host's undo, redo (unrevert) and commit do to the list history (history.ts). A revert sets the
+// point and the list in effect before it, a redo brings the newest list back, a commit cuts the history at
+// the point for good; edits made while reverted stay at the point, made again on each step's list (`remake`).
+// Also the list a fork's copy carries mid-undo. Pure, never throws; when each runs: rewind.ts, effect.ts.
 
 import type { Limits, TodoList } from "../list/types.ts"
 import { DEFAULT_LIMITS } from "../list/types.ts"

@@ -1,9 +1,7 @@
-// What the host's undo and redo mean for one session as this process hears of them: the revert in progress
-// (no reminder then), where a change is anchored in the conversation, and when to look again. Pure:
-// (facts, event) -> { facts, action }. The session step (core/session/session.ts) calls it. A revert,
-// unrevert or commit action only says when: the server then works the list out from the record and the
-// host's facts now (effect.ts), so a process that missed events (a restart, another window) still shows
-// the right list.
+// What the host's undo and redo mean for one session as this process hears of them. It tracks the revert in
+// progress (no reminder then), where a change is anchored in the conversation, and when to look again. Pure:
+// (facts, event) -> { facts, action }, called by the session step (core/session/session.ts). A revert,
+// unrevert or commit action only says when: the list itself is effect.ts's (why: docs/design.md).
 
 /*
  * The host (1.18) reverts in three moves, and the plugin follows each at once:

@@ -1,12 +1,7 @@
-// The compact forms the list history is stored in: a list as flat rows, the exact step from one list to
-// the next as a row delta, conversation ids shortened against the id before them, and a short stable hash.
-// Pure and total: every decoder answers undefined (or false) for input it cannot read, and never throws.
-//
-// A list is a sequence of rows: a phase row `#name`, then its task rows `<code><text>` (code p, i, c, a, b for
-// pending, in progress, completed, abandoned, blocked), or `[<code><text>, blocker]` for a task with a reason.
-// A delta keeps the rows both lists share at the start and at the end (by phase name and task text), replaces
-// the middle, and sets the status of kept rows that changed: a status-only step (the common one: a task done,
-// the next started) is a short string like "17c18i".
+// The compact forms the list history is stored in: flat rows, row deltas, shortened ids and a short stable
+// hash. A list is a sequence of rows, the exact step from one list to the next a row delta, and a
+// conversation id is shortened against the id before it. Pure and total: every decoder answers undefined (or
+// false) for input it cannot read, and never throws. The row and delta forms: docs/design.md.
 
 import type { Task, TaskStatus, TodoList } from "../list/types.ts"
 

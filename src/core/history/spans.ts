@@ -1,7 +1,7 @@
-// Where the list history keeps its entries: positions in the conversation and their order, spans (a
-// checkpoint and the entries after it, ids shortened against the entry before), walking and replaying a
-// span, and the end of the newest span that recording and a near undo read. Pure; history.ts and
-// its siblings (placement.ts, revert.ts, stored.ts) are the API.
+// Where the list history keeps its entries: positions in the conversation, their order, and spans. A span is
+// a checkpoint and the entries after it, ids shortened against the entry before; this walks and replays a
+// span, and keeps the end of the newest span that recording and a near undo read. Pure; history.ts and its
+// siblings (placement.ts, revert.ts, stored.ts) are the API.
 
 import { isRecord } from "../list/result.ts"
 import type { TodoList } from "../list/types.ts"

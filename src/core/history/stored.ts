@@ -1,7 +1,7 @@
-// The list history as the session's record stores it (history.ts): written without its derived lists, and
-// read back span by span against the stored list in effect. Reading checks every span's form (linear in the
-// record) and replays the newest span only; a span over the caps makes the record's history unreadable (the
-// list is kept), and an older span that does not replay says so when an undo or a fork reaches it.
+// The list history as the record stores it (history.ts): written without its derived lists, and read back
+// span by span against the stored list in effect. Reading checks every span's form (linear in the record) and
+// replays the newest span only; a span over the caps makes the record's history unreadable (the list is
+// kept), and an older span that does not replay says so when an undo or a fork reaches it.
 
 import { isRecord } from "../list/result.ts"
 import type { Limits, TodoList } from "../list/types.ts"

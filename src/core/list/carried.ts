@@ -1,7 +1,6 @@
-// The list a conversation part carries, for a TUI that cannot read the store (attached to a server
-// elsewhere) and for a fork or a rebuilt history: the `todo` tool's result metadata, or a /todo command's
-// text part, with the format it was written in. Pure; the server writes these, the TUI and the history
-// read them.
+// The list a conversation part carries: the `todo` tool's result metadata, or a /todo command's text part,
+// with the format it was written in. Pure; the server writes these, a TUI that cannot read the store
+// (attached to a server elsewhere) reads them, and so does the history for a fork or a rebuild.
 
 import { isRecord } from "./result.ts"
 import { TODO_TOOL } from "./words.ts"

@@ -1,10 +1,7 @@
-// What a Markdown list becomes when it replaces the session's list (/todo import, the dialog's import,
-// an $EDITOR edit): the file as read, then the one normal form every change ends in, with notes that
-// say by line what was read how and what the normal form changed. Parse rules live in markdown.ts.
-// A file is not trusted: one without our export marker never has its text quoted back (it may be a
-// secret behind a link), and a file with no tasks replaces the list only when it is our own empty
-// export or the user said so (`--force`, a confirmation), so a stray empty or title-only file cannot
-// wipe the plan.
+// What a Markdown list becomes when it replaces the session's list (/todo import, the dialog's import, an
+// $EDITOR edit). The file as read, then the one normal form every change ends in, with notes that say by line
+// what was read how and what the normal form changed; parse rules live in markdown.ts. A file is not trusted:
+// what it may quote back and when an empty one may replace the list is in docs/design.md.
 
 import { isTodoExport, linesText, readMarkdown } from "./markdown.ts"
 import { taskCount } from "./queries.ts"

@@ -1,8 +1,6 @@
-// How text reads to a person or a model, for telling whether it poses as one of the plugin's own
-// phrases: compatibility forms folded (fullwidth letters, ligatures, odd spaces), accents and every
-// invisible or format character dropped, letters that look alike mapped to one prototype by Unicode's
-// confusables table, case and spacing ignored ("i" and "l" read alike), and every opening bracket read as
-// "[". Pure; the per-character fold is memoised, so checking a long list costs a map lookup a character.
+// How text reads to a person or a model, for telling whether it poses as one of the plugin's own phrases.
+// Lookalike letters map to one prototype (confusables.ts); the whole fold is in docs/design.md. Pure; the
+// per-character fold is memoised, so checking a long list costs a map lookup a character.
 
 import { CONFUSABLE_PROTOTYPES } from "./confusables.ts"
 

@@ -1,5 +1,5 @@
-// The one result shape of everything that can fail with a sentence for the model or the user, and the
-// guard every decoder of untrusted JSON (tool arguments, stored records, host events, options) starts with.
+// The one result shape of everything that can fail with a sentence for the model or the user. Also the guard
+// every decoder of untrusted JSON (tool arguments, stored records, host events, options) starts with.
 
 /**
  * A value, or an error sentence that says what to do instead. `E` adds fields a failure carries

@@ -1,7 +1,7 @@
-// The plugin's vocabulary: its id, the default phase, how each status is written (in words, as a box in
-// text and Markdown, as a glyph in the sidebar), the progress count and its one rule, the small text helpers every
-// message uses, and the did-you-mean rules (a mistyped word, a close phase name, the other names of an op). One
-// home, so the model, the user and the sidebar read the same words for the same thing.
+// The plugin's vocabulary, in one home so the model, the user and the sidebar read the same words for the
+// same thing. Its id, the default phase, how each status is written (in words, as a box in text and Markdown,
+// as a glyph in the sidebar), the progress count and its one rule, the small text helpers every message uses,
+// and the did-you-mean rules (a mistyped word, a close phase name, the other names of an op).
 
 import { lookalikes } from "./lookalike.ts"
 import type { OpName, TaskStatus } from "./types.ts"

@@ -1,26 +1,7 @@
-// The host's system prompt and its passages about todo lists: which prompt a model id gets, where the
-// host's own prompt sits in a request's system text, where each passage sits inside it (found by its
-// section heading and first words or a short opening phrase, never by a copy of the host's text), and
-// what replaces it: a short pointer to the `todo` tool, or nothing when the agent of the request cannot
-// call `todo`. A passage that is not found leaves the prompt as it was.
-//
-// The host (1.18.33) joins one system text from the agent's own prompt or, when the agent has none, its
-// prompt for the model's family; then its environment block ("You are powered by the model named …");
-// then every AGENTS.md ("Instructions from: …"), MCP and skill text; then the request's `system` field.
-// Only the family prompt, from the start of the text to the environment block, is the host's own: the
-// rest is the user's, and is never edited, whatever headings it repeats.
-//
-// OpenCode 2 sends its family prompt (or the agent's own prompt) alone as the first system part, and its
-// environment, instructions and AGENTS.md in the parts after it (packages/core/src/session/runner/llm.ts, several versions:
-// `system: [agent.system ?? SessionRunnerSystemPrompt.provider(model), baseline]`), so there the host's
-// own prompt is that whole part when it opens with the family's first words. Its passages have their own
-// table (V2_PASSAGES): only the Anthropic prompt of the 2.x line named a todo tool (`todowrite`, lower
-// case; packages/core/src/session/runner/prompt/anthropic.txt@fd0a1072); 2.x's beast, gemini, meta and
-// later anthropic prompts (packages/core/src/plugin/system-prompt/*.txt@bab49e68, @2629dcec, @39787f2b)
-// carry none, and 1.18's anchors must not touch them (2.x's beast prompt keeps several of the sentences
-// 1.18's beast anchors start with, without the todo list).
-//
-// Pure: the server hands in the system texts of one request and writes back what comes out.
+// The host's system prompt and its passages about todo lists: where they sit and what replaces them. Which
+// prompt a model id gets, where the host's own prompt sits in a request's system text, and where each passage
+// sits in it. Pure: the server hands in one request's system texts and writes back what comes out (each host,
+// and what replaces a passage: docs/design.md).
 
 import type { Config } from "../config.ts"
 import { TODO_TOOL } from "../list/words.ts"

@@ -1,7 +1,7 @@
-// Which parts of a request's history go out as a one-line stub instead of their stored text: our notices a
-// later todo update made stale, and todo results a later todo result superseded (the stub texts live in
-// prompts.ts). Pure: (state, history) -> state; the state is a memo of the rule over the history, so each
-// request reads only the messages added since the last one.
+// Which parts of a request's history go out as a one-line stub instead of their stored text. These are our
+// notices a later todo update made stale, and todo results a later todo result superseded (the stub texts
+// live in prompts.ts). Pure: (state, history) -> state; the state is a memo of the rule over the history, so
+// each request reads only the messages added since the last one.
 
 /*
  * The rule, over the history a model request carries (oldest first; parts in message order):

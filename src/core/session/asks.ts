@@ -1,6 +1,6 @@
-// Whether the agent's text ends by asking the user something (a question, a cue phrase such as "let me
-// know", or a request for input such as "tell me which"), in which case a stop with open work is an
-// answer, not a stop to remind about. Pure text rules; the tracker (tracker.ts) asks.
+// Whether the agent's text ends by asking the user something: then a stop with open work is an answer, not a
+// stop to remind about. A question, a cue phrase such as "let me know", or a request for input such as "tell
+// me which". Pure text rules; the tracker (tracker.ts) asks.
 
 /** Phrases that mean the agent is waiting on the user; matched as whole words, case-insensitive. */
 export const QUESTION_CUES: readonly string[] = [

@@ -1,7 +1,7 @@
-// Permission rules as the host evaluates them: whether an agent may call a tool, from the ordered rules the
+// Whether an agent may call a tool, by the permission rules as the host evaluates them. The ordered rules the
 // host serves for the agent (GET /agent: defaults, global config, the agent's own config, `tools` switches
-// already turned into deny rules) followed by the session's own rules (which a prompt's `tools` sets).
-// Pure: rules in, "allow" | "ask" | "deny" out.
+// already turned into deny rules), then the session's own rules (which a prompt's `tools` sets). Pure: rules
+// in, "allow" | "ask" | "deny" out.
 
 /*
  * The rules, as OpenCode 1.18 applies them:

@@ -1,7 +1,7 @@
-// One session as the server sees it: the host facts the plugin needs (observe), and the session step that turns
-// each decoded host event into the tracker's event and returns what the server must do (stepSession).
-// Pure: (session, event, list, config) -> { session, actions }. The server hooks decode what the host sends,
-// step this, and perform the actions; every decision about when the plugin speaks starts here.
+// One session as the server sees it: its host facts (observe) and the session step (stepSession). The step
+// turns each decoded host event into the tracker's event and returns what the server must do. Pure: (session,
+// event, list, config) -> { session, actions }; the server hooks decode what the host sends, step this and
+// perform the actions, so every decision about when the plugin speaks starts here.
 
 /*
  * The session step, rule by rule. The tracker (tracker.ts) owns the speaking rules proper: prelude, nudge,

@@ -1,7 +1,7 @@
-// The toasts that show the person at the keyboard what the session does on its own: a completion reminder
-// or a nudge sent to the agent, a task the agent blocked (the user is needed), the whole list done. Pure:
-// the server passes in the actions a session step returned, or the list before and after a todo call, and
-// shows what comes back. Texts fit the host's toast box (54 columns) in a few lines.
+// The toasts that show the person at the keyboard what the session does on its own. A completion reminder or
+// a nudge sent to the agent, a task the agent blocked (the user is needed), the whole list done. Pure: the
+// server passes in a session step's actions, or the list before and after a todo call, and shows what comes
+// back. Texts fit the host's toast box (54 columns) in a few lines.
 
 import type { Config } from "../config.ts"
 import type { DroppedEdit } from "../history/history.ts"

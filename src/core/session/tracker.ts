@@ -1,8 +1,7 @@
 // Per-session state machine deciding when the plugin speaks to the model: eager prelude, mid-run nudges,
-// completion reminders and one-shot notices. Pure: (state, event, config) -> { state, actions }. Under lean
-// guidance (model/mode.ts) it gives no prelude and no nudge; reminders and notices are the same.
-// The session step (session.ts) turns host events into these events; this module owns the speaking rules
-// (whether the agent's last text asks the user something is asks.ts's).
+// completion reminders and one-shot notices. Pure: (state, event, config) -> { state, actions }. Lean
+// guidance (model/mode.ts) drops the prelude and nudges, nothing else. Host events become these events in
+// session.ts; whether the agent's last text asks the user something is asks.ts's.
 
 import type { Config } from "../config.ts"
 import { sameList } from "../history/history.ts"

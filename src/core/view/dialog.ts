@@ -1,9 +1,7 @@
-// What the /todo dialog in the TUI shows, offers and says, as plain data: the main menu (list actions
-// first, then the tasks by phase in dialog-order.ts's order, finished phases folded to one row each,
-// every row fitted to the dialog), the actions that make sense
-// for each task and the op each one runs, the confirmations and toast texts, and the rules that decide
-// whether an editor save or an import applies, asks first, or changes nothing.
-// Pure: the shell (src/tui/dialog.ts, src/tui/editor.ts) shows these and carries the choices out.
+// What the /todo dialog in the TUI shows, offers and says, as plain data. The main menu (its order:
+// docs/design.md), each task's actions and their ops, confirmations, toast texts, and whether an editor save
+// or an import applies, asks first or changes nothing. Pure: the shell (src/tui/dialog.ts, editor.ts) shows
+// it and carries the choices out.
 
 import type { ImportOutcome } from "../list/import.ts"
 import { counts, countTasks, taskCount } from "../list/queries.ts"
