@@ -1,8 +1,6 @@
-// Where OpenCode keeps its folders on this machine, resolved the way OpenCode resolves them (XDG base
-// directories, else the usual folders under HOME), and the plugin's own folder inside its data folder.
-// The host (1.18.33, `opencode debug paths`) takes a non-empty XDG value as given, a relative one included
-// ("rel/data" gives "rel/data/opencode", relative to the process's folder), so a relative value is kept
-// relative here too: the plugin runs in the host's process and reaches the same folder it does.
+// Where OpenCode keeps its folders on this machine, and the plugin's own folder inside its data folder.
+// Resolved the way OpenCode resolves them: XDG base directories, else the usual folders under HOME; a
+// relative XDG value stays relative, as the host keeps it (docs/design.md).
 
 import { homedir } from "node:os"
 import { join } from "node:path"

@@ -1,6 +1,6 @@
-// The one way the plugin reads and writes files a user or a cloned repository controls (todo.json, TODO.md):
-// never blocks on open, reads regular files only and at most a byte cap, replaces a file atomically and never
-// writes through a symbolic link. A FIFO, /dev/zero or a 100 MB file cannot stall or exhaust the host.
+// The one way the plugin reads and writes files a user or a cloned repository controls (todo.json, TODO.md).
+// It never blocks on open, reads regular files only and at most a byte cap, replaces a file atomically and
+// never writes through a symbolic link: a FIFO, /dev/zero or a 100 MB file cannot stall or exhaust the host.
 
 import { constants } from "node:fs"
 import * as fsp from "node:fs/promises"

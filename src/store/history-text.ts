@@ -1,7 +1,6 @@
-// The history line of a record as text: split into its spans without parsing it whole (a read of a big
-// record parses one span at a time and pauses between them, record.ts), and written from each span's text,
-// kept from when it was read or first written (spans never change once made, and stringifying a history
-// at its cap whole would stall the host on every write). Pure but for that cache, keyed by the span objects.
+// The history line of a record as text: split into spans without parsing it whole (record.ts reads a big
+// record a span at a time), written from each span's kept text. A span's text is kept from when it was read
+// or first written (why: docs/design.md). Pure but for that cache, keyed by the span objects.
 
 import type { ListHistory } from "../core/history/history.ts"
 import { isRecord } from "../core/list/result.ts"

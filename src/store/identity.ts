@@ -1,6 +1,6 @@
-// Who this process is to a lock, and whether the process a lock names still runs on this machine: its host
-// name, its start identity (Linux: the boot and the process's start time, so a reused pid is told apart), and
-// the JavaScript realm it runs in with the lock tokens that realm holds. Node built-ins only.
+// Who this process is to a lock, and whether the process a lock names still runs on this machine. A process
+// is its host name, its start identity (Linux: the boot and the process's start time, so a reused pid is told
+// apart) and the JavaScript realm it runs in, with the lock tokens that realm holds. Node built-ins only.
 
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"

@@ -1,6 +1,6 @@
-// The lock file of one session record: its body {pid, host, start, realm, time, token}, created whole by linking a
-// finished temp file, and read back with who holds it (identity.ts finds out, policy.ts judges). lock.ts waits for
-// it, breaks it and releases it.
+// The lock file of one session record: its body, created whole, and read back with who holds it. The body is
+// {pid, host, start, realm, time, token}, created by linking a finished temp file; identity.ts finds out who
+// holds it, policy.ts judges, lock.ts waits for it, breaks it and releases it.
 
 import { randomBytes } from "node:crypto"
 import { isRecord } from "../core/list/result.ts"

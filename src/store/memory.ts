@@ -1,5 +1,5 @@
-// The memory fallback: the sessions this process keeps in memory after storage failed for them, and how each
-// goes back to the disk once it works again (policy.ts decides whether the memory list is written back; the
+// The memory fallback: the sessions this process keeps in memory after storage failed for them. Each goes
+// back to the disk once storage works again (policy.ts decides whether the memory list is written back; the
 // warnings here say what was lost). A session whose record a newer version wrote stays in memory for good.
 
 import { diffLists } from "../core/list/diff.ts"

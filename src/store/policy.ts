@@ -1,6 +1,6 @@
-// The store's decisions, pure: who holds a lock, whether a lock may be broken or a temporary file swept,
-// and what becomes of a list kept in memory once storage works again. The adapters (lock.ts, store.ts)
-// gather the facts (process checks, clocks, file ages) and carry the verdicts out.
+// The store's pure decisions: who holds a lock, whether to break a lock or sweep a temp file, and what
+// becomes of a list kept in memory once storage works again. The adapters (lock.ts, store.ts) gather the
+// facts (process checks, clocks, file ages) and carry the verdicts out.
 
 import type { Snapshot } from "./record.ts"
 

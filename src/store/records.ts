@@ -1,6 +1,7 @@
-// Reading a session's record, through two small caches: the last text decoded per session (an unchanged text is
-// not decoded again) and the record as this process last read it good or wrote it (what a record that turns
-// corrupt or disappears is replaced with, see recovery.ts). A read that fails is a value, never a throw.
+// Reading a session's record, through two small caches. The last text decoded per session (an unchanged text
+// is not decoded again), and the record as this process last read it good or wrote it (what a record that
+// turns corrupt or disappears is replaced with, see recovery.ts). A read that fails is a value, never a
+// throw.
 
 import { errorCode, type Fs } from "./files.ts"
 import { type Decoded, decodeRecordInPieces, type Parse, type Snapshot } from "./record.ts"

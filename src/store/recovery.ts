@@ -1,5 +1,5 @@
-// The store's one recovery path, under the session lock: every way a record can fail to load (corrupt, newer,
-// missing, unreadable) or its lock fail is decided here and degrades to a warning, never a throw. A record that
+// The store's one recovery path, under the session lock: every way a record or its lock can fail degrades to
+// a warning here, never a throw. A record may fail to load corrupt, newer, missing or unreadable; one that
 // turns corrupt or disappears is replaced by the list this process last read or wrote, when it knows one.
 
 import { basename } from "node:path"
