@@ -1,6 +1,6 @@
-// Every agent's permission rules as the host serves them (GET /agent on 1.18, the agent list on 2), read once
-// per load of the plugin:
-// a change of config reloads the plugin, so they are never stale. Until read, agents count as allowed.
+// Every agent's permission rules as the host serves them (GET /agent on 1.18, the agent list on 2). Read once
+// per load of the plugin: a change of config reloads the plugin, so they are never stale. Until read, agents
+// count as allowed.
 
 import { type AgentRules, decodeAgentRules } from "../core/session/permission.ts"
 import type { Log } from "./output.ts"

@@ -1,6 +1,7 @@
-// The `todo` tool as the model meets it, for scripts/try-tool.mjs: its description, its parameters as the
+// The `todo` tool as the model meets it, for scripts/try-tool.mjs. Its description, its parameters as the
 // host sends them, and one call run on a list and answered with the result text the model reads. A build
-// entry of its own (dist/tool-trial.mjs, left out of the package), so the plugin entry exports only the plugin.
+// entry of its own (dist/tool-trial.mjs, left out of the package), so the plugin entry exports only the
+// plugin.
 
 import { z } from "zod"
 import { execute } from "../core/list/execute.ts"

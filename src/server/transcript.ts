@@ -1,6 +1,6 @@
-// Decodes what the OpenCode 1.18 host answers about a whole session (GET /session/:id and its messages) into
-// the core's Transcript values (core/history/rebuild.ts, core/history/fork.ts). Host shapes are read defensively: a message
-// without an id is left out, a field of the wrong type reads as absent, and nothing here throws.
+// Decodes what OpenCode 1.18 answers about a whole session (GET /session/:id and its messages) into the
+// core's Transcript values. They feed core/history/rebuild.ts and fork.ts. Host shapes are read defensively:
+// a message without an id is left out, a field of the wrong type reads as absent, and nothing here throws.
 
 import type { ListedSession } from "../core/history/fork.ts"
 import type { PartList, Transcript, TranscriptMessage } from "../core/history/rebuild.ts"
