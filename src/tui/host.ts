@@ -1,8 +1,7 @@
-// What the TUI shell needs from the host it runs in, and nothing more: the session on screen, the
-// dialogs, the renderer, the theme's colours, a toast and a few values kept between runs. Each host binding (v1/ for OpenCode 1.18,
-// v2/ for OpenCode 2) implements this port once; every decision about what to show or do stays in the
-// shell and the core. Dialogs are callback-shaped because the 1.18 TUI's dialogs are; OpenCode 2's
-// promise-shaped dialogs adapt to them in v2/host.ts.
+// What the TUI shell needs from the host it runs in, and nothing more: the port each host binding (v1/, v2/)
+// implements once. The session on screen, the dialogs, the renderer, the theme's colours, a toast and a few
+// values kept between runs; every decision stays in the shell and the core. Dialogs are callback-shaped as
+// 1.18's are; OpenCode 2's promise-shaped ones adapt in v2/host.ts.
 
 import type { RGBA } from "@opentui/core"
 import type { KeptFor } from "../core/view/dialog.ts"

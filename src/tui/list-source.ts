@@ -1,9 +1,7 @@
-// Where the TUI's list comes from, and the context every part of the TUI shell shares. The list is read
-// from the per-session store the server writes when this TUI shares it, else from what the host binding
-// can reach without it (the last todo tool result the 1.18 TUI keeps; the server over RPC on OpenCode 2);
-// one signal per shown session, refreshed by the host events the binding follows. The list in effect
-// under the host's undo, redo and commit is core/history/effect.ts's, from the facts the binding reports
-// (the revert point, the places the host still holds), so no model turn is needed.
+// Where the TUI's list comes from, and the context every part of the TUI shell shares. The store the server
+// writes when this TUI shares it, else what the host binding reaches without it; one signal per shown
+// session, read again on the binding's events. Under undo, redo and commit the list is
+// core/history/effect.ts's (docs/design.md).
 
 import { accessSync, constants, existsSync } from "node:fs"
 import { dirname } from "node:path"

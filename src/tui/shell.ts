@@ -1,7 +1,7 @@
-// Starting the TUI shell, the same in every host: the settings (and their warnings as one toast), the
-// per-session store the server uses, the toast every part reports through, the count of mounted
-// sidebar blocks the compact line follows, and kept values for a host with no store of its own. A host
-// binding (v1/, v2/) adds where the list's host facts come from and where the parts are mounted.
+// Starting the TUI shell, the same in every host. The settings (their warnings as one toast), the per-session
+// store the server uses, the toast every part reports through, the count of mounted sidebar blocks the
+// compact line follows, and kept values for a host with no store of its own. A host binding (v1/, v2/) adds
+// where the list's host facts come from and where the parts are mounted.
 
 import { createSignal } from "solid-js"
 import { limitsOf, type Resolved, STORED_LIMITS } from "../core/config.ts"

@@ -1,8 +1,6 @@
-// How the user reaches the list from the keyboard: the `/todo` TUI command, and an Enter intercept that
-// takes a `/todo` or `/todo <verb> …` prompt line before the host sends it (typed-verbs.ts runs it at no
-// model cost). With the server plugin
-// loaded, its `/todo` command is the one autocomplete row and ours stays in the command palette; without
-// it, ours takes the slash name, and the user is told once that the agent side is missing.
+// How the user reaches the list from the keyboard: the `/todo` TUI command and an Enter intercept. The
+// intercept takes a `/todo` or `/todo <verb> …` prompt line before the host sends it (typed-verbs.ts runs it
+// at no model cost). Which `/todo` the slash name reaches, with or without the server plugin: docs/design.md.
 
 import type { TuiPluginApi } from "@opencode-ai/plugin/tui"
 import { COMMAND_DESCRIPTION, todoArguments } from "../../core/list/command.ts"

@@ -1,6 +1,7 @@
-// The TUI port on OpenCode 1.18: the session from the route, the host's dialog components in its
-// dialog stack, its theme and renderer, its toast, and its key-value store (`api.kv`: kv.json in
-// OpenCode's state folder, shared by the TUI and every plugin, so our keys carry the plugin's id).
+// The TUI port (../host.ts) on OpenCode 1.18: the session, dialogs, theme, renderer, toast and kept values.
+// The session comes from the route, the dialogs are the host's components in its dialog stack, and the values
+// go to its key-value store (`api.kv`: kv.json in OpenCode's state folder, shared by the TUI and every
+// plugin, so our keys carry the plugin's id).
 
 import type { TuiPluginApi } from "@opencode-ai/plugin/tui"
 import { PLUGIN_ID } from "../../core/list/words.ts"

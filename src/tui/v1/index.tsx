@@ -1,6 +1,6 @@
-// The TUI binding for OpenCode 1.18 (`tui(api, options)`): the port (host.tsx), the list's host facts and
-// events (list-facts.ts), the sidebar block in `sidebar_content`, the compact line in `app_bottom`, and
-// the commands and Enter intercept that open the dialog or run a typed verb (commands.ts).
+// The TUI binding for OpenCode 1.18 (`tui(api, options)`). The port (host.tsx), the list's host facts and
+// events (list-facts.ts), the sidebar block in `sidebar_content`, the compact line in `app_bottom`, and the
+// commands and Enter intercept that open the dialog or run a typed verb (commands.ts).
 
 import type { TuiPlugin } from "@opencode-ai/plugin/tui"
 import { ErrorBoundary } from "solid-js"

@@ -1,7 +1,7 @@
-// What the OpenCode 1.18 TUI tells the list source: the revert point from the host's session state (or
-// the newer one a `session.updated` event carried), the last todo tool result in the parts the host keeps
-// (for a TUI that cannot read the store), whether the server's state folder is this machine's, and the
-// host events after which a shown list is read again.
+// What the OpenCode 1.18 TUI tells the list source. The revert point from the host's session state (or the
+// newer one a `session.updated` event carried), the last todo tool result in the parts the host keeps (for a
+// TUI that cannot read the store), whether the server's state folder is this machine's, and the host events
+// after which a shown list is read again.
 
 import { existsSync } from "node:fs"
 import { resolve } from "node:path"

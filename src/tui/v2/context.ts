@@ -1,24 +1,6 @@
-// The part of OpenCode 2's TUI plugin context this plugin uses, typed here (the host's own types ship
-// only inside its TUI). Read from anomalyco/opencode, not run:
-// - packages/plugin/src/tui/context.ts@003e53fb: `Context` (options, location, renderer, client, data,
-//   theme, keymap, ui), `ui.slot(claim)` with exactly one placement key and the slot paths
-//   `sidebar.content` {sessionID}, `session.composer.top` {sessionID}, `app`; `ui.dialog` alert, confirm
-//   (true, false, or undefined when closed), prompt (undefined when closed), select (undefined when
-//   closed), clear; `ui.toast.show({ title?, message, variant?, duration?, sessionID? })`;
-//   `ui.router.current()` → `{ type: "session", sessionID }`; `keymap.layer(() => layer)` with commands
-//   `{ id, title, description, group, palette, slash: { name, arguments }, run(input?) }`.
-// - packages/tui/src/plugin/api.tsx@13ec4bef: how the host builds that context (theme is a getter for the
-//   current tokens; `keymap.layer` is `Keymap.createLayer`).
-// - packages/tui/src/context/keymap.tsx@4782607b: `createLayer` reads the keymap from the component tree,
-//   so it throws outside a rendered component (a slot's render is inside; `setup` is not).
-// - services/www/src/docs/content/build/plugins/rpc.mdx@ae9f5d8e: `context.client.rpc(definition)` gives
-//   the methods and `events.on(name, handler)` (handler gets `{ type, data, location }`).
-// - services/www/src/docs/content/build/plugins/cli.mdx@13ec4bef: `data.on(type, handler)` returns an
-//   unsubscribe function; event payloads are under `data`.
-// - packages/plugin/src/tui/context.ts@003e53fb `Storage.store(key, { initial })` → `[store, mutate]`, and
-//   packages/tui/src/context/storage.tsx@25a71af4: durable JSON per plugin (the key is prefixed with the
-//   plugin's id), read from disk when the store is made, `mutate` async; the value must be an object.
-// Every member is optional here: the binding checks before it calls.
+// The part of OpenCode 2's TUI plugin context this plugin uses, typed here (the host's own types ship only
+// inside its TUI). Read from the host's source, not run; the files and commits each member comes from are
+// listed in docs/design.md. Every member is optional here: the binding checks before it calls.
 
 export interface V2DialogSelectOption<Value> {
   readonly title: string

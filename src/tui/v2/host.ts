@@ -1,6 +1,7 @@
-// The TUI port on OpenCode 2: the session from the router, the host's promise-shaped dialogs adapted to
-// the shell's callbacks, the theme's tokens, the renderer, the toast and the plugin's durable storage
-// (context.ts names the sources).
+// The TUI port (../host.ts) on OpenCode 2: the session, dialogs, theme, renderer, toast and kept values. The
+// session comes from the router, the host's promise-shaped dialogs are adapted to the shell's callbacks, the
+// colours are the theme's tokens, and the values go to the plugin's durable storage (context.ts names the
+// sources).
 
 import type { RGBA } from "@opentui/core"
 import type { Tone } from "../../core/view/sidebar.ts"

@@ -1,9 +1,7 @@
-// The TUI binding for OpenCode 2 (`setup(context)`): the port (host.ts), the list's host facts, events
-// and RPC (list-facts.ts), the sidebar block appended to `sidebar.content`, the compact line appended to
-// `session.composer.top`, and `/todo` as a slash command with arguments (a typed verb runs here, at no
-// model cost) and a palette entry. The keymap layer is made inside the `app` slot's render because the
-// host's keymap exists only inside its component tree (context.ts names the sources). Every capability
-// is checked first; a context without slots (a 1.x host calling `setup`) adds nothing.
+// The TUI binding for OpenCode 2 (`setup(context)`). The port (host.ts), the list's host facts, events and
+// RPC (list-facts.ts), the sidebar block, the compact line, and `/todo` as a palette entry and a slash
+// command whose typed verbs run here at no model cost (where each goes: docs/design.md). Every capability is
+// checked first; a context without slots (a 1.x host calling `setup`) adds nothing.
 
 import { ErrorBoundary } from "solid-js"
 import { COMMAND_DESCRIPTION } from "../../core/list/command.ts"

@@ -1,9 +1,7 @@
-// What the OpenCode 2 TUI tells the list source: the revert point from the session's revert events
-// (packages/schema/src/session-event.ts@03130971: `session.revert.staged` {sessionID, revert},
-// `.cleared` {sessionID}, `.committed` {sessionID, to}), the session's message ids from the TUI's message
-// cache (which places the host still holds, and the newest message), the server's answer over RPC when the store is not this machine's (or holds no record), and
-// the events after which a shown list is read again: the server's `changed` and `reply` (src/shared/v2-rpc.ts),
-// a finished execution, an admitted prompt. The server's `notice` events become toasts.
+// What the OpenCode 2 TUI tells the list source. The revert point from the session's revert events, the
+// session's message ids from the TUI's message cache, the server's answer over RPC when the store is not this
+// machine's (or holds no record), and the events after which a shown list is read again; the server's
+// `notice` events become toasts. Which events, and where they are defined: docs/design.md.
 
 import { existsSync } from "node:fs"
 import { isRecord } from "../../core/list/result.ts"
