@@ -1,5 +1,5 @@
-// The history line of a record as text: split into spans without parsing it whole (record.ts reads a big
-// record a span at a time), written from each span's kept text. A span's text is kept from when it was read
+// The history line of a record as text: split into spans without parsing it whole, written from each span's
+// kept text. A big record is read a span at a time (record.ts); a span's text is kept from when it was read
 // or first written (why: docs/design.md). Pure but for that cache, keyed by the span objects.
 
 import type { ListHistory } from "../core/history/history.ts"
