@@ -1,137 +1,34 @@
-// `npm run install-plugin` against sandboxed config folders (its own XDG_CONFIG_HOME, HOME and
-// project), plus the pure edits it is built on: fresh folders, folders with other plugins, JSONC
-// with comments, malformed files (refused, untouched), idempotence, uninstall, --project, --dry-run.
-import { spawnSync } from "node:child_process"
+// `npm run install-plugin` against sandboxed config folders (test/fixtures/install-sandbox.ts), plus the pure
+// edits it is built on: fresh folders, folders with other plugins, JSONC with comments, malformed files (refused,
+// untouched), idempotence, uninstall, --project, --dry-run. OpenCode 2's folder and check: install-plugin-v2.test.ts.
+
 import {
   chmodSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
-  readFileSync,
-  rmSync,
   statSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
 } from "node:fs"
-import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
-import { pathToFileURL } from "node:url"
-import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
 import { editPluginList, isOurSpec, listedSpecs, parseJsonc } from "../../scripts/lib/plugin-config.mjs"
-
-const checkoutDir = resolve(import.meta.dirname, "../..")
-const script = join(checkoutDir, "scripts", "install-plugin.mjs")
-
-let box: string
-let globalDir: string
-let project: string
-beforeEach(() => {
-  box = mkdtempSync(join(tmpdir(), "octodo-install-"))
-  globalDir = join(box, "config", "opencode")
-  project = join(box, "project")
-  mkdirSync(join(box, "home"))
-  mkdirSync(project)
-  spawnSync("git", ["init", "-q"], { cwd: project })
-})
-afterEach(() => rmSync(box, { recursive: true, force: true }))
-
-function run(...args: string[]) {
-  return runWith({}, ...args)
-}
-
-function runWith(env: Record<string, string>, ...args: string[]) {
-  const r = spawnSync(process.execPath, [env.SCRIPT ?? script, ...args], {
-    encoding: "utf8",
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: join(box, "home"),
-      XDG_CONFIG_HOME: join(box, "config"),
-      INIT_CWD: project,
-      ...env,
-    },
-  })
-  return { code: r.status, out: r.stdout, err: r.stderr }
-}
-
-/**
- * A recording `npm`, first on PATH: each call appends { args, cwd, env } to calls.jsonl. `install`
- * lays out a complete package in its working folder, or fails the way `mode` says.
- */
-function fakeNpm(mode: "ok" | "cert-behind-eresolve" = "ok") {
-  const bin = join(box, "bin")
-  const record = join(box, "calls.jsonl")
-  const log = join(box, "npm-debug.log")
-  write(
-    join(bin, "npm"),
-    `#!${process.execPath}
-const fs = require("node:fs"), path = require("node:path")
-const args = process.argv.slice(2)
-fs.appendFileSync(${JSON.stringify(record)}, JSON.stringify({ args, cwd: process.cwd(), env: process.env }) + "\\n")
-if (args[0] === "install") {
-  if (${JSON.stringify(mode)} === "cert-behind-eresolve") {
-    fs.writeFileSync(${JSON.stringify(log)}, "41 verbose stack FetchError: request to https://registry.npmjs.org/zod failed, reason: self-signed certificate in certificate chain\\n42 verbose code SELF_SIGNED_CERT_IN_CHAIN\\n")
-    process.stderr.write("npm error code ERESOLVE\\nnpm error ERESOLVE could not resolve\\nnpm error Found: @opentui/solid@undefined\\nnpm error A complete log of this run can be found in: ${log}\\n")
-    process.exit(1)
-  }
-  const pkg = path.join(process.cwd(), "node_modules", "opencode-todo")
-  fs.mkdirSync(path.join(pkg, "dist"), { recursive: true })
-  for (const f of ["package.json", "dist/server.mjs", "dist/tui.mjs"]) fs.writeFileSync(path.join(pkg, f), "{}")
-}
-`,
-    { mode: 0o755 },
-  )
-  const calls = () =>
-    existsSync(record)
-      ? read(record)
-          .trim()
-          .split("\n")
-          .map((l) => JSON.parse(l) as { args: string[]; cwd: string; env: Record<string, string> })
-      : []
-  return { path: `${bin}:${process.env.PATH ?? ""}`, calls }
-}
-
-function write(file: string, text: string, options?: { mode: number }) {
-  mkdirSync(resolve(file, ".."), { recursive: true })
-  writeFileSync(file, text, options)
-}
-
-const read = (file: string) => readFileSync(file, "utf8")
-
-/**
- * JSONC as plain JSON, written here without the installer's parser: comments out (outside strings), then
- * trailing commas out, so a test can read a file the way OpenCode does.
- */
-function stripJsonc(text: string): string {
-  let out = ""
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!
-    if (c === '"') {
-      let j = i + 1
-      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1
-      out += text.slice(i, j + 1)
-      i = j
-    } else if (c === "/" && text[i + 1] === "/") {
-      while (i < text.length && text[i] !== "\n") i++
-      out += "\n"
-    } else if (c === "/" && text[i + 1] === "*") {
-      i = text.indexOf("*/", i + 2) + 1
-      out += " "
-    } else out += c
-  }
-  return out.replace(/,(\s*[}\]])/g, "$1")
-}
-const plugins = (file: string) => listedSpecs(read(file))
-
-/** A built package folder (the script checks that both entries exist). */
-function folder() {
-  const dir = join(box, "unpacked", "opencode-todo")
-  write(join(dir, "package.json"), `{ "name": "opencode-todo" }\n`)
-  write(join(dir, "dist", "server.mjs"), "")
-  write(join(dir, "dist", "tui.mjs"), "")
-  return dir
-}
+import {
+  box,
+  checkoutDir,
+  fakeNpm,
+  folder,
+  globalDir,
+  plugins,
+  project,
+  read,
+  run,
+  runWith,
+  stripJsonc,
+  write,
+} from "../fixtures/install-sandbox.ts"
 
 describe("install-plugin in a fresh config folder", () => {
   it("creates opencode.json and tui.json, each listing a package folder by its absolute path", () => {
@@ -612,230 +509,4 @@ describe("isOurSpec", () => {
     "leaves %s alone",
     (spec) => expect(isOurSpec(spec, where)).toBe(false),
   )
-})
-
-describe("install-plugin for OpenCode 2", () => {
-  const pluginDir = () => join(globalDir, "plugins", "opencode-todo")
-
-  it("writes a plugin folder OpenCode 2 discovers: package.json, server.js and tui.js loading the built entries", () => {
-    const pkg = folder()
-    const r = run("--host=2", pkg)
-    expect(r.code, r.err).toBe(0)
-    expect(r.out).toMatch(/OpenCode 2/)
-    const dir = pluginDir()
-    expect(readdirSync(dir).sort()).toEqual(["package.json", "server.js", "tui.js"])
-    // A package.json whose `main` names the server entry: the folder rule of OpenCode 2's source
-    // (package.json exports/module/main, else index.ts/index.js) and the 2.0.15 binary's both find it.
-    const manifest = JSON.parse(read(join(dir, "package.json")))
-    expect(manifest).toMatchObject({ type: "module", main: "server.js", private: true })
-    expect(read(join(dir, "server.js"))).toContain(pathToFileURL(join(pkg, "dist", "server.mjs")).href)
-    expect(read(join(dir, "tui.js"))).toContain(pathToFileURL(join(pkg, "dist", "tui.mjs")).href)
-    expect(existsSync(join(globalDir, "opencode.json"))).toBe(false)
-    expect(existsSync(join(globalDir, "tui.json"))).toBe(false)
-    expect(existsSync(join(globalDir, "cli.json"))).toBe(false)
-    // Idempotent, and --uninstall takes back the files and the folder it made, nothing else.
-    expect(run("--host=2", pkg).out).toMatch(/already there/)
-    write(join(globalDir, "plugins", "other", "index.js"), "export default {}\n")
-    const un = run("--host=2", "--uninstall")
-    expect(un.code, un.err).toBe(0)
-    expect(existsSync(dir)).toBe(false)
-    expect(readdirSync(join(globalDir, "plugins"))).toEqual(["other"])
-  })
-
-  it("replaces the index.mjs and tui.mjs an earlier version wrote, and --uninstall removes them too", () => {
-    const pkg = folder()
-    const dir = pluginDir()
-    const legacy = (entry: string) =>
-      `// Written by opencode-todo's install-plugin: loads the package's built entry.\nexport { default } from ${JSON.stringify(pathToFileURL(join(pkg, "dist", entry)).href)}\n`
-    write(join(dir, "index.mjs"), legacy("server.mjs"))
-    write(join(dir, "tui.mjs"), legacy("tui.mjs"))
-    const r = run("--host=2", pkg)
-    expect(r.code, r.err).toBe(0)
-    expect(readdirSync(dir).sort()).toEqual(["package.json", "server.js", "tui.js"])
-    write(join(dir, "index.mjs"), legacy("server.mjs"))
-    expect(run("--host=2", "--uninstall").code).toBe(0)
-    expect(existsSync(dir)).toBe(false)
-  })
-
-  it("--uninstall deletes the tarball's install folder it made, once nothing lists or loads it any more", () => {
-    const npm = fakeNpm()
-    writeFileSync(join(project, "opencode-todo-0.2.0.tgz"), "")
-    const share = join(box, "home", ".local", "share", "opencode-todo")
-    const dir = join(share, "opencode-todo-0.2.0")
-    expect(runWith({ PATH: npm.path }, "--host=2", "./opencode-todo-0.2.0.tgz").code).toBe(0)
-    expect(runWith({ PATH: npm.path }, "--host=2", "--project", "./opencode-todo-0.2.0.tgz").code).toBe(0)
-    const server = join(pluginDir(), "server.js")
-    expect(read(server)).toContain(pathToFileURL(join(dir, "node_modules", "opencode-todo")).href)
-    const dry = runWith({ PATH: npm.path }, "--host=2", "--uninstall", "--dry-run")
-    expect(dry.out).not.toContain(`would delete ${dir}`)
-    const global = runWith({ PATH: npm.path }, "--host=2", "--uninstall")
-    expect(global.code, global.err).toBe(0)
-    const projectServer = join(project, ".opencode", "plugins", "opencode-todo", "server.js")
-    expect(global.out).toContain(`kept ${dir}: ${projectServer} still loads it`)
-    expect(existsSync(server)).toBe(false)
-    expect(existsSync(dir)).toBe(true)
-    const last = runWith({ PATH: npm.path }, "--host=2", "--uninstall", "--project")
-    expect(last.code, last.err).toBe(0)
-    expect(last.out).toContain(`deleted ${dir} (the tarball's install folder)`)
-    expect(existsSync(share)).toBe(false)
-  })
-
-  it("--uninstall keeps the tarball's install folder while a 1.x config file still lists it", () => {
-    const npm = fakeNpm()
-    writeFileSync(join(project, "opencode-todo-0.2.0.tgz"), "")
-    const dir = join(box, "home", ".local", "share", "opencode-todo", "opencode-todo-0.2.0")
-    expect(runWith({ PATH: npm.path }, "--host=1", "./opencode-todo-0.2.0.tgz").code).toBe(0)
-    expect(runWith({ PATH: npm.path }, "--host=2", "./opencode-todo-0.2.0.tgz").code).toBe(0)
-    const r = runWith({ PATH: npm.path }, "--host=2", "--uninstall")
-    expect(r.code, r.err).toBe(0)
-    expect(r.out).toContain(`kept ${dir}: ${join(globalDir, "opencode.json")} still lists it`)
-    expect(existsSync(dir)).toBe(true)
-  })
-
-  it("a 1.x --uninstall keeps the tarball's install folder while an OpenCode 2 plugin folder loads it", () => {
-    const npm = fakeNpm()
-    writeFileSync(join(project, "opencode-todo-0.2.0.tgz"), "")
-    const dir = join(box, "home", ".local", "share", "opencode-todo", "opencode-todo-0.2.0")
-    expect(runWith({ PATH: npm.path }, "--host=1", "./opencode-todo-0.2.0.tgz").code).toBe(0)
-    expect(runWith({ PATH: npm.path }, "--host=2", "./opencode-todo-0.2.0.tgz").code).toBe(0)
-    const r = runWith({ PATH: npm.path }, "--host=1", "--uninstall")
-    expect(r.code, r.err).toBe(0)
-    expect(r.out).toContain(`kept ${dir}: ${join(pluginDir(), "server.js")} still loads it`)
-    expect(existsSync(dir)).toBe(true)
-  })
-
-  it.each(["server.js", "tui.js", "package.json", "index.mjs"])(
-    "leaves a plugin folder alone when its %s was not written by this script",
-    (name) => {
-      const pkg = folder()
-      const foreign = join(pluginDir(), name)
-      write(foreign, "export default {}\n")
-      const r = run("--host=2", pkg)
-      expect(r.code).not.toBe(0)
-      expect(r.err).toContain(`${name} not written by this script`)
-      expect(readdirSync(pluginDir())).toEqual([name])
-      expect(run("--host=2", "--uninstall").code).not.toBe(0)
-      expect(read(foreign)).toBe("export default {}\n")
-    },
-  )
-
-  it("says which host it found, and never takes the checkout's own pinned binary for the user's", () => {
-    const r = spawnSync(process.execPath, [script, "--dry-run", folder()], {
-      encoding: "utf8",
-      env: {
-        PATH: join(checkoutDir, "node_modules", ".bin"),
-        HOME: join(box, "home"),
-        XDG_CONFIG_HOME: join(box, "config"),
-        INIT_CWD: project,
-      },
-    })
-    expect(r.stdout).toMatch(/^install-plugin: no `opencode` on PATH \(the project's own node_modules copy/m)
-  })
-})
-
-/**
- * A fake OpenCode 2 first on PATH, as strict as the real 2.0.15 where install-plugin meets it:
- * `--version`; `serve --hostname H --port P` answering `/api/plugin` and `/api/command` only with
- * the password of OPENCODE_SERVER_PASSWORD (Basic, user `opencode`), each `{ location, data }`.
- * Its plugin list is what `listing(dirs)` makes of the plugin folders it finds (global and the
- * project's), and it records each run's arguments, working folder and password.
- */
-function fakeOpencode2(listing: "loads" | "fails" | "nothing" | "no-answer") {
-  const bin = join(box, "oc2bin")
-  const record = join(box, "oc2-calls.jsonl")
-  write(
-    join(bin, "opencode"),
-    `#!${process.execPath}
-const fs = require("node:fs"), path = require("node:path"), http = require("node:http")
-const args = process.argv.slice(2)
-fs.appendFileSync(${JSON.stringify(record)}, JSON.stringify({ args, cwd: process.cwd(), password: process.env.OPENCODE_SERVER_PASSWORD }) + "\\n")
-if (args[0] === "--version") { console.log("2.0.15"); process.exit(0) }
-if (args[0] !== "serve") process.exit(2)
-const mode = ${JSON.stringify(listing)}
-if (mode === "no-answer") setInterval(() => {}, 1000)
-else {
-  const port = Number(args[args.indexOf("--port") + 1])
-  const folders = [path.join(process.env.XDG_CONFIG_HOME, "opencode", "plugins"), path.join(process.cwd(), ".opencode", "plugins")]
-  const found = folders.flatMap((f) => { try { return fs.readdirSync(f).map((n) => path.join(f, n)) } catch { return [] } })
-  const builtin = { id: "opencode.agent", source: { type: "builtin" }, features: { server: true }, state: { status: "active" } }
-  const ours = found.filter((d) => fs.existsSync(path.join(d, "server.js"))).map((d) => mode === "fails"
-    ? { source: { type: "local", path: d }, features: { server: true }, state: { status: "failed", error: "Plugin must export a default definition with an id and an effect or setup function.", ref: "err_1" } }
-    : { id: "opencode-todo", source: { type: "local", path: path.join(d, "server.js") }, features: { server: true, tui: true }, state: { status: "active" } })
-  const expected = "Basic " + Buffer.from("opencode:" + process.env.OPENCODE_SERVER_PASSWORD).toString("base64")
-  http.createServer((req, res) => {
-    if (req.headers.authorization !== expected) { res.writeHead(401); res.end("{}"); return }
-    const url = new URL(req.url, "http://x")
-    const location = { directory: process.cwd() }
-    const send = (data) => { res.writeHead(200, { "content-type": "application/json" }); res.end(JSON.stringify({ location, data })) }
-    if (url.pathname === "/api/plugin") send(mode === "nothing" ? [builtin] : [builtin, ...ours])
-    else if (url.pathname === "/api/command") send(mode === "loads" ? [{ name: "todo", description: "Show or edit the todo list" }] : [])
-    else { res.writeHead(404); res.end("{}") }
-  }).listen(port, "127.0.0.1")
-}
-`,
-    { mode: 0o755 },
-  )
-  const calls = () =>
-    existsSync(record)
-      ? read(record)
-          .trim()
-          .split("\n")
-          .map((l) => JSON.parse(l) as { args: string[]; cwd: string; password?: string })
-      : []
-  return { path: `${bin}:${process.env.PATH ?? ""}`, calls }
-}
-
-describe("install-plugin asks OpenCode 2 whether it loads the plugin", () => {
-  it("boots the user's OpenCode 2 privately and says the host lists the plugin, with /todo registered", () => {
-    const oc = fakeOpencode2("loads")
-    const pkg = folder()
-    const r = runWith({ PATH: oc.path }, pkg)
-    expect(r.code, r.err).toBe(0)
-    expect(r.out).toContain("found OpenCode 2.0.15")
-    const dir = join(globalDir, "plugins", "opencode-todo")
-    expect(r.out).toContain(
-      `install-plugin: checked: OpenCode 2.0.15 lists opencode-todo (active, server and TUI entries) from ${join(dir, "server.js")}, and /todo is registered`,
-    )
-    const serve = oc.calls().find((c) => c.args[0] === "serve")
-    expect(serve?.args).toEqual(expect.arrayContaining(["--hostname", "127.0.0.1", "--port"]))
-    expect(serve?.password).toMatch(/^[0-9a-f]{32,}$/)
-    expect(serve?.cwd).toBe(project)
-  })
-
-  it("fails, naming the host's own reason, when the host lists the plugin as failed", () => {
-    const oc = fakeOpencode2("fails")
-    const r = runWith({ PATH: oc.path }, folder())
-    expect(r.code).toBe(1)
-    expect(r.err).toContain("OpenCode 2.0.15 did not load")
-    expect(r.err).toContain("Plugin must export a default definition")
-  })
-
-  it("fails when the host does not list the plugin at all", () => {
-    const oc = fakeOpencode2("nothing")
-    const r = runWith({ PATH: oc.path }, folder())
-    expect(r.code).toBe(1)
-    expect(r.err).toContain("OpenCode 2.0.15 does not list opencode-todo")
-  })
-
-  it("gives up on a host that never answers, within its time limit, and says so", () => {
-    const oc = fakeOpencode2("no-answer")
-    const r = runWith({ PATH: oc.path, OPENCODE_TODO_CHECK_TIMEOUT_MS: "1500" }, folder())
-    expect(r.code).toBe(1)
-    expect(r.err).toContain("did not answer")
-  })
-
-  it("with --no-check, or in a dry run, or for --uninstall, boots nothing", () => {
-    const oc = fakeOpencode2("loads")
-    const pkg = folder()
-    expect(runWith({ PATH: oc.path }, "--no-check", pkg).out).toContain("not checked (--no-check)")
-    expect(runWith({ PATH: oc.path }, "--dry-run", pkg).code).toBe(0)
-    expect(runWith({ PATH: oc.path }, "--uninstall").code).toBe(0)
-    expect(oc.calls().filter((c) => c.args[0] === "serve")).toEqual([])
-  })
-
-  it("says it could not check when --host=2 is given and no OpenCode 2 is on PATH", () => {
-    const r = run("--host=2", folder())
-    expect(r.code, r.err).toBe(0)
-    expect(r.out).toContain("not checked: no OpenCode 2 on PATH")
-  })
 })
