@@ -216,7 +216,8 @@ export async function startRuntime(deps: {
         // The host runs the command before it commits a pending undo: the command sees the reverted list.
         const before = s.list
         const at = await sessions.editAnchor(s)
-        const { ops, ...ran } = await runCommand({ store, directory, limits }, s.id, before, text, at, mark)
+        const request = { store, directory, limits, session: s.id, list: before, text, at, mark }
+        const { ops, ...ran } = await runCommand(request)
         out = mark === undefined ? ran : { ...ran, mark }
         const { report } = out
         // Without a message of its own (OpenCode 2) the change is told as a user edit; else it settles on

@@ -44,6 +44,20 @@ export type StartOf = (
   session: string,
 ) => Promise<{ readonly list: TodoList; readonly history: ListHistory } | undefined>
 
+/** Where a user edit is made and how it is told: the same for every edit one caller makes in one place. */
+export interface EditTarget {
+  readonly store: Store
+  readonly session: string
+  readonly limits: Limits
+  readonly notify: Notify
+  /** Where in the conversation (EditAnchor); undefined: after the newest recorded change. */
+  readonly at?: EditAnchor | undefined
+  /** The mark of the /todo command that makes the edit (placement.ts `settleEdit`). */
+  readonly command?: string | undefined
+  /** Where a session with no record starts (the TUI's; the server has started every session it edits). */
+  readonly start?: StartOf | undefined
+}
+
 /** The list a change leaves, and what the reply says beyond the diff (how an imported file was read). */
 interface Replacement {
   readonly list: TodoList
@@ -58,16 +72,11 @@ interface Replacement {
  * with an edit made while reverted, so that redo makes it again as those ops.
  */
 async function change(
-  store: Store,
-  session: string,
-  notify: Notify,
-  at: EditAnchor | undefined,
-  limits: Limits,
+  target: EditTarget,
   compute: (list: TodoList) => Result<Replacement>,
   ops?: readonly Op[],
-  command?: string,
-  start?: StartOf,
 ): Promise<EditOutcome> {
+  const { store, session, notify, at, limits, command, start } = target
   // Asked outside the lock (it asks the host); used only if the record is still unwritten under it.
   const started =
     start && (await store.stamp(session)) === undefined ? await startOf(start, session) : undefined
@@ -114,34 +123,15 @@ async function startOf(start: StartOf, session: string) {
   }
 }
 
-/**
- * Runs typed ops (from a /todo verb or a TUI action) against the list the user sees, recorded at `at`;
- * `command`: the mark of the /todo command that runs them (placement.ts `settleEdit`); `start`: where a session
- * with no record starts (the TUI's; the server has started every session it runs a command in).
- */
-export function runUserOps(
-  store: Store,
-  session: string,
-  ops: readonly Op[],
-  limits: Limits,
-  notify: Notify,
-  at?: EditAnchor,
-  command?: string,
-  start?: StartOf,
-): Promise<EditOutcome> {
+/** Runs typed ops (from a /todo verb or a TUI action) against the list the user sees, made at `target`. */
+export function runUserOps(target: EditTarget, ops: readonly Op[]): Promise<EditOutcome> {
   return change(
-    store,
-    session,
-    notify,
-    at,
-    limits,
+    target,
     (list) => {
-      const result = executeOps(list, ops, limits)
+      const result = executeOps(list, ops, target.limits)
       return result.ok ? ok({ list: result.list, said: unkeptReasons(result.changes) }) : fail(result.error)
     },
     ops,
-    command,
-    start,
   )
 }
 
@@ -151,25 +141,9 @@ export function runUserOps(
  * not our export without `force`, changes nothing (see core/list/import.ts).
  */
 export function replaceFromMarkdown(
-  store: Store,
-  session: string,
+  target: EditTarget,
   markdown: string,
-  limits: Limits,
-  notify: Notify,
   options: ImportOptions = {},
-  at?: EditAnchor,
-  command?: string,
-  start?: StartOf,
 ): Promise<EditOutcome> {
-  return change(
-    store,
-    session,
-    notify,
-    at,
-    limits,
-    () => importMarkdown(markdown, limits, options),
-    undefined,
-    command,
-    start,
-  )
+  return change(target, () => importMarkdown(markdown, target.limits, options))
 }

@@ -8,7 +8,7 @@ import { unchangedText } from "../core/list/command.ts"
 import type { Op } from "../core/list/types.ts"
 import { preview } from "../core/list/words.ts"
 import { changeToast } from "../core/view/dialog.ts"
-import { type EditOutcome, replaceFromMarkdown, runUserOps } from "../shared/user-edits.ts"
+import { type EditOutcome, type EditTarget, replaceFromMarkdown, runUserOps } from "../shared/user-edits.ts"
 import type { Shell } from "./list-source.ts"
 
 export function message(error: unknown): string {
@@ -74,11 +74,11 @@ async function change(
  * what it addressed and why (`start "X": it is already in progress`).
  */
 export function applyOps(shell: Shell, session: string, ops: readonly Op[]): Promise<void> {
-  const at = shell.source.anchorOf(session)
+  const target = editTarget(shell, session)
   return change(
     shell,
     session,
-    () => runUserOps(shell.store, session, ops, shell.limits, "record", at, undefined, shell.startOf),
+    () => runUserOps(target, ops),
     (outcome) =>
       outcome.diff.lines.length === 0
         ? unchangedText(ops, outcome.list, (text) => `"${preview(text, 40)}"`).join("\n")
@@ -97,22 +97,18 @@ export function applyMarkdown(
   markdown: string,
   headline: string,
 ): Promise<void> {
-  const at = shell.source.anchorOf(session)
-  return change(
-    shell,
+  const target = editTarget(shell, session)
+  return change(shell, session, () => replaceFromMarkdown(target, markdown, { force: true }), headline)
+}
+
+/** A TUI edit: queued for the model's next request ("record"), made where the host stands when it is asked. */
+function editTarget(shell: Shell, session: string): EditTarget {
+  return {
+    store: shell.store,
     session,
-    () =>
-      replaceFromMarkdown(
-        shell.store,
-        session,
-        markdown,
-        shell.limits,
-        "record",
-        { force: true },
-        at,
-        undefined,
-        shell.startOf,
-      ),
-    headline,
-  )
+    limits: shell.limits,
+    notify: "record",
+    at: shell.source.anchorOf(session),
+    start: shell.startOf,
+  }
 }

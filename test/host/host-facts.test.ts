@@ -132,7 +132,7 @@ describe("a /todo command's edit settles on its own message, whatever events a s
     await host.undo(h, turns[1]!)
     const dropB = [{ op: "drop" as const, target: { kind: "task" as const, text: "B" } }]
     const at = { kind: "reverted" as const, point: { message: turns[1]! } }
-    await runUserOps(h.store, S, dropB, DEFAULT_LIMITS, "record", at)
+    await runUserOps({ store: h.store, session: S, limits: DEFAULT_LIMITS, notify: "record", at }, dropB)
     await host.prompt(other, "Go on")
     expect(await stored(other)).toEqual(["A:in_progress", "B:abandoned", "C:pending"])
     const parts = await h.commandParts(S, "done A")
@@ -248,10 +248,19 @@ describe("forks as the host makes them", () => {
     expect(failed.output).toMatch(/^Error/)
     const parts = await h.commandParts(S, 'append "Build" A')
     await host.prompt(h, "", "msg_000003", false, parts)
-    await runUserOps(h.store, S, [{ op: "append", phase: "Build", items: ["B"] }], DEFAULT_LIMITS, "record", {
-      kind: "after",
-      message: "msg_000003",
-    })
+    await runUserOps(
+      {
+        store: h.store,
+        session: S,
+        limits: DEFAULT_LIMITS,
+        notify: "record",
+        at: {
+          kind: "after",
+          message: "msg_000003",
+        },
+      },
+      [{ op: "append", phase: "Build", items: ["B"] }],
+    )
     await host.prompt(h, "Next", "msg_000004")
     const fork = host.fork(
       "ses_fork",
@@ -283,14 +292,15 @@ describe("forks as the host makes them", () => {
     const append = [{ op: "append" as const, phase: "Build", items: ["D"] }]
     const at = { kind: "after" as const, message: "msg_000003" }
     const out = await runUserOps(
-      h.store,
-      fork.session,
+      {
+        store: h.store,
+        session: fork.session,
+        limits: DEFAULT_LIMITS,
+        notify: "record",
+        at,
+        start: tuiStart(h),
+      },
       append,
-      DEFAULT_LIMITS,
-      "record",
-      at,
-      undefined,
-      tuiStart(h),
     )
     expect(out.ok && statuses(out.list)).toEqual(["A:in_progress", "B:pending", "C:pending", "D:pending"])
     expect(await h.command(fork.session, "")).toMatch(/"A"[\s\S]*"D"/)

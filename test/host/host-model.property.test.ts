@@ -189,14 +189,15 @@ async function runSession(actions: readonly Action[], delivery: Delivery): Promi
             // In a fork no server has met yet, the TUI starts the fork as the server would before editing it.
             const at = tui.anchorOf(conversation.session)
             await runUserOps(
-              first.store,
-              conversation.session,
+              {
+                store: first.store,
+                session: conversation.session,
+                limits: LIMITS,
+                notify: "record",
+                at,
+                start,
+              },
               happened.ops,
-              LIMITS,
-              "record",
-              at,
-              undefined,
-              start,
             )
           }
           break

@@ -333,7 +333,10 @@ describe("session behaviours", () => {
       'Do not recreate removed phases ("Ship") or tasks ("Tag").',
     )
     // The TUI records its edit in the store; the server tells the model on its next request.
-    await replaceFromMarkdown(h.store, "s1", "## Later\n- [ ] Docs\n", DEFAULT_LIMITS, "record")
+    await replaceFromMarkdown(
+      { store: h.store, session: "s1", limits: DEFAULT_LIMITS, notify: "record" },
+      "## Later\n- [ ] Docs\n",
+    )
     const parts = await userPrompt(hooks, "s1", "go on")
     expect(parts.map((p) => String(p.text)).join("\n")).toContain(
       'Do not recreate removed phases ("Build") or tasks ("Write parser").',

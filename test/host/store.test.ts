@@ -86,13 +86,9 @@ it("a /todo or sidebar edit on a busy list fails with the busy sentence and chan
   const list = [{ name: "Build", tasks: [{ text: "Write parser", status: "in_progress" as const }] }]
   await store.update("s", (s) => ({ next: { ...s, list } }))
   await holdLock(store.file("s"))
-  const out = await runUserOps(
-    store,
-    "s",
-    [{ op: "done", target: { kind: "task", text: "Write parser" } }],
-    DEFAULT_LIMITS,
-    "record",
-  )
+  const out = await runUserOps({ store, session: "s", limits: DEFAULT_LIMITS, notify: "record" }, [
+    { op: "done", target: { kind: "task", text: "Write parser" } },
+  ])
   expect(out).toEqual({ ok: false, error: LIST_BUSY, list })
   expect((await store.read("s")).revision).toBe(1)
   expect(warnings).toEqual([])

@@ -210,7 +210,13 @@ describe("undo and redo", () => {
       target: { kind: "task" as const, text: "Ship it" },
       reason: "needs a token",
     }
-    expect((await runUserOps(c.h.store, S, [block], DEFAULT_LIMITS, "none", at)).ok).toBe(true)
+    expect(
+      (
+        await runUserOps({ store: c.h.store, session: S, limits: DEFAULT_LIMITS, notify: "none", at }, [
+          block,
+        ])
+      ).ok,
+    ).toBe(true)
     await c.unrevert()
     expect(await stored(c.h)).toEqual([
       {
@@ -239,15 +245,10 @@ describe("undo and redo", () => {
       target: { kind: "task" as const, text: "Ship it" },
       reason: "needs a token",
     }
-    await runUserOps(c.h.store, S, [block], DEFAULT_LIMITS, "record", at)
-    await runUserOps(
-      c.h.store,
-      S,
-      [{ op: "append", phase: "Build", items: ["Write docs"] }],
-      DEFAULT_LIMITS,
-      "record",
-      at,
-    )
+    await runUserOps({ store: c.h.store, session: S, limits: DEFAULT_LIMITS, notify: "record", at }, [block])
+    await runUserOps({ store: c.h.store, session: S, limits: DEFAULT_LIMITS, notify: "record", at }, [
+      { op: "append", phase: "Build", items: ["Write docs"] },
+    ])
     // A hook reads the notes while the undo is pending (they wait: nothing is told during an undo).
     await view(c)
     await c.unrevert()
@@ -281,7 +282,16 @@ describe("events are followed in the order the host sends them", () => {
     await h.event("session.created", { info: { id: S } })
     const c = new Conversation(h)
     const plan = [{ op: "init" as const, list: [{ phase: "Build", items: ["Write parser", "Ship it"] }] }]
-    await runUserOps(h.store, S, plan, DEFAULT_LIMITS, "none", { kind: "after", message: "msg_0001" })
+    await runUserOps(
+      {
+        store: h.store,
+        session: S,
+        limits: DEFAULT_LIMITS,
+        notify: "none",
+        at: { kind: "after", message: "msg_0001" },
+      },
+      plan,
+    )
     const prompt = c.prompt("Fix the parser")
     const reverted = c.revert("msg_0001")
     // Long enough for the revert to be followed had it not waited for the prompt before it.
@@ -449,14 +459,9 @@ describe("a /todo command's edit belongs to the command's own message", () => {
     await planDoneDone(c)
     // A dialog edit after the last message, then a /todo that only shows the list.
     const at = { kind: "after" as const, message: c.lastUser }
-    await runUserOps(
-      c.h.store,
-      S,
-      [{ op: "rm", target: { kind: "task", text: "Ship it" } }],
-      DEFAULT_LIMITS,
-      "none",
-      at,
-    )
+    await runUserOps({ store: c.h.store, session: S, limits: DEFAULT_LIMITS, notify: "none", at }, [
+      { op: "rm", target: { kind: "task", text: "Ship it" } },
+    ])
     await c.command("")
     await c.revert(c.lastUser)
     expect(texts(await stored(c.h))).not.toContain("Ship it")
@@ -561,10 +566,19 @@ describe("a call's part is taken from the host's announcement, not asked for", (
     })
     await h.event("session.created", { info: { id: S } })
     const c = new Conversation(h)
-    await runUserOps(h.store, S, [{ op: "init", ...PLAN }], DEFAULT_LIMITS, "none", {
-      kind: "after",
-      message: "msg_0000",
-    })
+    await runUserOps(
+      {
+        store: h.store,
+        session: S,
+        limits: DEFAULT_LIMITS,
+        notify: "none",
+        at: {
+          kind: "after",
+          message: "msg_0000",
+        },
+      },
+      [{ op: "init", ...PLAN }],
+    )
     const prompt = c.prompt("Two at once")
     const message = c.id("msg")
     const parts = [c.id("prt"), c.id("prt")]
@@ -607,15 +621,17 @@ describe("the model is never told something false", () => {
     const c = await started()
     const turns = await planDoneDone(c)
     await runUserOps(
-      c.h.store,
-      S,
-      [{ op: "rm", target: { kind: "task", text: "Ship it" } }],
-      DEFAULT_LIMITS,
-      "record",
       {
-        kind: "after",
-        message: "msg_9999",
+        store: c.h.store,
+        session: S,
+        limits: DEFAULT_LIMITS,
+        notify: "record",
+        at: {
+          kind: "after",
+          message: "msg_9999",
+        },
       },
+      [{ op: "rm", target: { kind: "task", text: "Ship it" } }],
     )
     await c.revert(turns[2]!)
     const attached = await c.prompt("Carry on")
@@ -635,15 +651,17 @@ describe("the model is never told something false", () => {
     await c.call({ op: "done", task: "Test parser" })
     await c.revert(carryOn)
     await runUserOps(
-      c.h.store,
-      S,
-      [{ op: "rm", target: { kind: "task", text: "Ship it" } }],
-      DEFAULT_LIMITS,
-      "record",
       {
-        kind: "reverted",
-        point: { message: carryOn },
+        store: c.h.store,
+        session: S,
+        limits: DEFAULT_LIMITS,
+        notify: "record",
+        at: {
+          kind: "reverted",
+          point: { message: carryOn },
+        },
       },
+      [{ op: "rm", target: { kind: "task", text: "Ship it" } }],
     )
     const told = await c.prompt("Go")
     expect(told).toContain('removed "Ship it"')
@@ -654,7 +672,10 @@ describe("the model is never told something false", () => {
     await planDoneDone(c)
     const after = { kind: "after" as const, message: c.lastUser }
     const rm = [{ op: "rm" as const, target: { kind: "task" as const, text: "Ship it" } }]
-    await runUserOps(c.h.store, S, rm, DEFAULT_LIMITS, "record", after)
+    await runUserOps(
+      { store: c.h.store, session: S, limits: DEFAULT_LIMITS, notify: "record", at: after },
+      rm,
+    )
     // A hook takes the note while nothing is pending, then the user undoes and redoes.
     await view(c)
     await c.revert(c.lastUser)
@@ -668,7 +689,16 @@ describe("the model is never told something false", () => {
     const first = c.lastUser
     const plan = await c.call(PLAN)
     const rm = [{ op: "rm" as const, target: { kind: "task" as const, text: "Ship it" } }]
-    await runUserOps(c.h.store, S, rm, DEFAULT_LIMITS, "record", { kind: "after", message: plan.message })
+    await runUserOps(
+      {
+        store: c.h.store,
+        session: S,
+        limits: DEFAULT_LIMITS,
+        notify: "record",
+        at: { kind: "after", message: plan.message },
+      },
+      rm,
+    )
     await c.revert(first)
     expect(await stored(c.h)).toEqual([])
     // The host redid (no revert, every message kept), and its event comes after the prompt's hook.

@@ -25,26 +25,19 @@ afterEach(async () => {
 /** Writes a list as another process (the server) would: init, then `more` ops. */
 async function seed(
   session = SESSION,
-  more: Parameters<typeof runUserOps>[2] = [],
-  at?: Parameters<typeof runUserOps>[5],
+  more: Parameters<typeof runUserOps>[1] = [],
+  at?: Parameters<typeof runUserOps>[0]["at"],
 ) {
-  const out = await runUserOps(
-    tui.store,
-    session,
-    [
-      {
-        op: "init",
-        list: [
-          { phase: "Parse", items: ["Write the parser", "Test the parser"] },
-          { phase: "Ship", items: ["Tag the release"] },
-        ],
-      },
-      ...more,
-    ],
-    LIMITS,
-    "none",
-    at,
-  )
+  const out = await runUserOps({ store: tui.store, session, limits: LIMITS, notify: "none", at }, [
+    {
+      op: "init",
+      list: [
+        { phase: "Parse", items: ["Write the parser", "Test the parser"] },
+        { phase: "Ship", items: ["Tag the release"] },
+      ],
+    },
+    ...more,
+  ])
   expect(out).toMatchObject({ ok: true })
 }
 
@@ -126,22 +119,14 @@ describe("sidebar and compact line", () => {
     await tui.load(ENTRY)
     const sidebar = tui.mountSlot("sidebar.content", { sessionID: SESSION })
     await until(() => sidebar.text().includes("Write the parser"))
-    await runUserOps(
-      tui.store,
-      SESSION,
-      [{ op: "append", phase: "Ship", items: ["Announce it"] }],
-      LIMITS,
-      "none",
-    )
+    await runUserOps({ store: tui.store, session: SESSION, limits: LIMITS, notify: "none" }, [
+      { op: "append", phase: "Ship", items: ["Announce it"] },
+    ])
     tui.rpc.emit("changed", { sessionID: SESSION })
     await until(() => sidebar.text().includes("Announce it"))
-    await runUserOps(
-      tui.store,
-      SESSION,
-      [{ op: "append", phase: "Ship", items: ["Write notes"] }],
-      LIMITS,
-      "none",
-    )
+    await runUserOps({ store: tui.store, session: SESSION, limits: LIMITS, notify: "none" }, [
+      { op: "append", phase: "Ship", items: ["Write notes"] },
+    ])
     tui.event("session.execution.succeeded", { sessionID: SESSION })
     await until(() => sidebar.text().includes("Write notes"))
     sidebar.dispose()
@@ -280,12 +265,14 @@ describe("undo and redo", () => {
   it("while the host has the session reverted the views show the list before the point, then the newest again", async () => {
     await seed(SESSION, [], { kind: "after", message: "msg_1" })
     await runUserOps(
-      tui.store,
-      SESSION,
+      {
+        store: tui.store,
+        session: SESSION,
+        limits: LIMITS,
+        notify: "none",
+        at: { kind: "after", message: "msg_3" },
+      },
       [{ op: "done", target: { kind: "task", text: "Write the parser" } }],
-      LIMITS,
-      "none",
-      { kind: "after", message: "msg_3" },
     )
     await tui.load(ENTRY)
     tui.route(SESSION)

@@ -131,7 +131,8 @@ describe("parallel tool calls against the real store", () => {
     const toolAppends = Array.from({ length: 15 }, (_, i) => `Added by the model ${i + 1}`)
     const tuiDone = seed.slice(0, 10)
     const toolBlocked = seed.slice(10)
-    const tui = (op: Op) => runUserOps(h.store, session, [op], DEFAULT_LIMITS, "record")
+    const tui = (op: Op) =>
+      runUserOps({ store: h.store, session, limits: DEFAULT_LIMITS, notify: "record" }, [op])
     const jobs: Promise<{ ok: boolean }>[] = []
     for (let i = 0; i < 15; i++) {
       jobs.push(tui({ op: "append", phase: "Race", items: [tuiAppends[i]!] }))
@@ -184,13 +185,9 @@ describe("a TUI write that lands right after a tool call's write", () => {
     race.record = h.store.file(session)
     race.wrote = false
     race.job = () =>
-      runUserOps(
-        h.store,
-        session,
-        [{ op: "append", phase: "Window", items: ["Added in the sidebar"] }],
-        DEFAULT_LIMITS,
-        "record",
-      )
+      runUserOps({ store: h.store, session, limits: DEFAULT_LIMITS, notify: "record" }, [
+        { op: "append", phase: "Window", items: ["Added in the sidebar"] },
+      ])
     expect((await h.call(session, { op: "done", task: "First" })).ok).toBe(true)
     const output = {
       messages: [

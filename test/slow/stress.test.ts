@@ -170,11 +170,8 @@ describe("a session of 10,000 messages", () => {
     expect(await transform()).toBe("")
     // A sidebar edit (second store, as the TUI process): the next request tells the model once.
     const edit = await runUserOps(
-      h.store,
-      long.sessionID,
+      { store: h.store, session: long.sessionID, limits: DEFAULT_LIMITS, notify: "record" },
       [{ op: "done", target: { kind: "task", text: "Read the tokenizer" } }],
-      DEFAULT_LIMITS,
-      "record",
     )
     expect(edit.ok).toBe(true)
     const notice = await transform()

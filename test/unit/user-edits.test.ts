@@ -33,13 +33,9 @@ beforeEach(async () => {
 
 describe("runUserOps", () => {
   it("applies the ops and records an edit note for the server when asked to", async () => {
-    const outcome = await runUserOps(
-      store,
-      "s1",
-      [{ op: "done", target: { kind: "task", text: "Parser" } }],
-      DEFAULT_LIMITS,
-      "record",
-    )
+    const outcome = await runUserOps({ store, session: "s1", limits: DEFAULT_LIMITS, notify: "record" }, [
+      { op: "done", target: { kind: "task", text: "Parser" } },
+    ])
     expect(outcome.ok).toBe(true)
     const snap = await store.read("s1")
     expect(snap.list[0]!.tasks.map((t) => t.status)).toEqual(["completed", "in_progress"])
@@ -56,24 +52,16 @@ describe("runUserOps", () => {
         list: [{ name: "Build", tasks: [{ text: "Parser", status: "blocked", blocker: "spec" }] }],
       },
     }))
-    const outcome = await runUserOps(
-      store,
-      "s1",
-      [{ op: "unblock", target: { kind: "task", text: "Parser" }, reason: "spec arrived" }],
-      DEFAULT_LIMITS,
-      "record",
-    )
+    const outcome = await runUserOps({ store, session: "s1", limits: DEFAULT_LIMITS, notify: "record" }, [
+      { op: "unblock", target: { kind: "task", text: "Parser" }, reason: "spec arrived" },
+    ])
     expect(outcome.ok && outcome.diff.lines).toEqual(['"Parser": blocked → in progress ("spec arrived")'])
   })
 
   it("records nothing when the caller tells the model itself", async () => {
-    await runUserOps(
-      store,
-      "s1",
-      [{ op: "rm", target: { kind: "task", text: "Tests" } }],
-      DEFAULT_LIMITS,
-      "none",
-    )
+    await runUserOps({ store, session: "s1", limits: DEFAULT_LIMITS, notify: "none" }, [
+      { op: "rm", target: { kind: "task", text: "Tests" } },
+    ])
     const snap = await store.read("s1")
     expect(snap.edits).toEqual([])
     expect(snap.list[0]!.tasks.map((t) => t.text)).toEqual(["Parser"])
@@ -81,13 +69,9 @@ describe("runUserOps", () => {
 
   it("changes nothing and writes nothing on a failing op", async () => {
     const before = await store.read("s1")
-    const outcome = await runUserOps(
-      store,
-      "s1",
-      [{ op: "start", target: { kind: "task", text: "Nope" } }],
-      DEFAULT_LIMITS,
-      "record",
-    )
+    const outcome = await runUserOps({ store, session: "s1", limits: DEFAULT_LIMITS, notify: "record" }, [
+      { op: "start", target: { kind: "task", text: "Nope" } },
+    ])
     expect(outcome.ok).toBe(false)
     const after = await store.read("s1")
     expect(after).toEqual(before)
@@ -108,12 +92,14 @@ describe("where a user edit sits in the conversation", () => {
 
   it("an edit after the newest message is recorded there: a revert before that message undoes it", async () => {
     await runUserOps(
-      store,
-      "s1",
+      {
+        store,
+        session: "s1",
+        limits: DEFAULT_LIMITS,
+        notify: "record",
+        at: { kind: "after", message: "msg_5" },
+      },
       [{ op: "rm", target: { kind: "task", text: "Parser" } }],
-      DEFAULT_LIMITS,
-      "record",
-      { kind: "after", message: "msg_5" },
     )
     const history = historyOf(await store.read("s1"))
     expect(listAt(history, { message: "msg_6" }).list).toEqual([{ name: "Build", tasks: [] }])
@@ -121,10 +107,19 @@ describe("where a user edit sits in the conversation", () => {
   })
 
   it("an edit at the revert point is made on the list before it, even before the server recorded the revert", async () => {
-    const outcome = await runUserOps(store, "s1", [done("Tests")], DEFAULT_LIMITS, "record", {
-      kind: "reverted",
-      point: { message: "msg_3" },
-    })
+    const outcome = await runUserOps(
+      {
+        store,
+        session: "s1",
+        limits: DEFAULT_LIMITS,
+        notify: "record",
+        at: {
+          kind: "reverted",
+          point: { message: "msg_3" },
+        },
+      },
+      [done("Tests")],
+    )
     expect(outcome.ok && outcome.before).toEqual(plan)
     const snap = await store.read("s1")
     expect(snap.list[0]!.tasks.map((t) => [t.text, t.status])).toEqual([
@@ -143,7 +138,10 @@ describe("where a user edit sits in the conversation", () => {
 describe("replaceFromMarkdown", () => {
   it("replaces the list and names removed tasks", async () => {
     const md = "# Todo\n## Build\n- [x] Parser\n- [>] Docs\n"
-    const outcome = await replaceFromMarkdown(store, "s1", md, DEFAULT_LIMITS, "record")
+    const outcome = await replaceFromMarkdown(
+      { store, session: "s1", limits: DEFAULT_LIMITS, notify: "record" },
+      md,
+    )
     expect(outcome.ok && outcome.diff.removed).toEqual(["Tests"])
     expect((await store.read("s1")).list).toEqual([
       {
@@ -158,7 +156,10 @@ describe("replaceFromMarkdown", () => {
 
   it("ends in the normal form: the running task marked done in an edit starts the next", async () => {
     const edited = "<!-- opencode-todo -->\n# Todo\n\n## Build\n- [x] Parser\n- [ ] Tests\n"
-    const outcome = await replaceFromMarkdown(store, "s1", edited, DEFAULT_LIMITS, "record")
+    const outcome = await replaceFromMarkdown(
+      { store, session: "s1", limits: DEFAULT_LIMITS, notify: "record" },
+      edited,
+    )
     expect(outcome.ok && outcome.diff.lines).toEqual([
       'line 6: started "Tests"; no task was in progress',
       '"Parser": in progress → done',
@@ -169,11 +170,8 @@ describe("replaceFromMarkdown", () => {
 
   it("keeps only the first of several in-progress tasks and says so", async () => {
     const outcome = await replaceFromMarkdown(
-      store,
-      "s1",
+      { store, session: "s1", limits: DEFAULT_LIMITS, notify: "none" },
       "## Build\n- [>] Parser\n- [>] Tests\n",
-      DEFAULT_LIMITS,
-      "none",
     )
     expect(outcome.ok && outcome.diff.lines).toEqual([
       'line 3: back to pending ("Tests"); only "Parser" (line 2) stays in progress',
@@ -183,11 +181,8 @@ describe("replaceFromMarkdown", () => {
 
   it("keeps the old list on a parse error and reports the line", async () => {
     const outcome = await replaceFromMarkdown(
-      store,
-      "s1",
+      { store, session: "s1", limits: DEFAULT_LIMITS, notify: "record" },
       "## Build\n- [ ] A\nnonsense\n",
-      DEFAULT_LIMITS,
-      "record",
     )
     expect(outcome).toMatchObject({ ok: false })
     expect(!outcome.ok && outcome.error.startsWith("Line 3:")).toBe(true)
@@ -197,11 +192,8 @@ describe("replaceFromMarkdown", () => {
   it("rejects duplicates naming the duplicate in an edited export", async () => {
     // An $EDITOR buffer starts as our export; a file without the marker is never quoted (test/host/import.test.ts).
     const outcome = await replaceFromMarkdown(
-      store,
-      "s1",
+      { store, session: "s1", limits: DEFAULT_LIMITS, notify: "record" },
       `${EXPORT_MARKER}\n## A\n- [ ] X\n## B\n- [ ] X\n`,
-      DEFAULT_LIMITS,
-      "record",
     )
     expect(!outcome.ok && outcome.error).toContain('"X"')
     expect((await store.read("s1")).list).toEqual(plan)
