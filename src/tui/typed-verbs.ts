@@ -1,13 +1,15 @@
 // `/todo <verb> …` typed in the TUI's prompt, run here instead of the server command: parsed by the core
-// (core/list/command.ts) and carried out by the dialog's own steps, so it costs no model request. Edits queue
-// a note the server gives the model on its next request (edits.ts); the result is a short toast. A TUI
-// that cannot change the store (attached to a server elsewhere) hands the line to the server where the
-// host binding offers a way (shell.remote), which also costs no model request.
+// (core/list/command.ts) and carried out through core/list/run-plan.ts by the dialog's own steps, so it costs
+// no model request. Edits queue a note the server gives the model on its next request (edits.ts); the result
+// is a short toast. A TUI that cannot change the store (attached to a server elsewhere) hands the line to the
+// server where the host binding offers a way (shell.remote), which also costs no model request.
 
 import { parseCommand, TYPED_HELP, typedError } from "../core/list/command.ts"
-import { copyList, exportToFile, importFromFile, openDialog } from "./dialog.ts"
+import { type PlanEffects, runPlan } from "../core/list/run-plan.ts"
+import { copyList, openDialog } from "./dialog.ts"
 import { editInEditor } from "./editor.ts"
 import { applyOps, message } from "./edits.ts"
+import { exportToFile, importFromFile } from "./export-import.ts"
 import type { Shell } from "./list-source.ts"
 
 /** Runs the text after `/todo` on the session shown; every outcome ends in a toast or a dialog. */
@@ -21,25 +23,22 @@ async function typed(shell: Shell, args: string): Promise<void> {
   if (!session) return shell.toast("info", "Open a session first: each session has its own todo list.")
   const parsed = parseCommand(args, await shell.source.read(session))
   if (!parsed.ok) return shell.toast("error", typedError(parsed.error))
-  const plan = parsed.value
-  switch (plan.kind) {
-    case "show":
-      return openDialog(shell)
-    case "help":
-      return shell.toast("info", TYPED_HELP)
-    case "copy":
-      return copyList(shell, session)
-    case "edit":
-      return editInEditor(shell, session)
-    case "export":
-      if (await ranRemotely(shell, session, args)) return
-      return exportToFile(shell, session, plan.path, plan.force)
-    case "import":
-      if (await ranRemotely(shell, session, args)) return
-      return importFromFile(shell, session, plan.path, plan.force)
-    case "ops":
-      if (await ranRemotely(shell, session, args)) return
-      return applyOps(shell, session, plan.ops)
+  return runPlan(parsed.value, tuiEffects(shell, session, args))
+}
+
+/** What the TUI does for each verb: a dialog step or a toast; a change goes to the server when it must. */
+function tuiEffects(shell: Shell, session: string, args: string): PlanEffects<Promise<void> | void> {
+  const unlessRemote = async (step: () => Promise<void>) => {
+    if (!(await ranRemotely(shell, session, args))) await step()
+  }
+  return {
+    show: () => openDialog(shell),
+    help: () => shell.toast("info", TYPED_HELP),
+    copy: () => copyList(shell, session),
+    edit: () => editInEditor(shell, session),
+    export: (plan) => unlessRemote(() => exportToFile(shell, session, plan.path, plan.force)),
+    import: (plan) => unlessRemote(() => importFromFile(shell, session, plan.path, plan.force)),
+    ops: (plan) => unlessRemote(() => applyOps(shell, session, plan.ops)),
   }
 }
 
