@@ -1,21 +1,6 @@
-// The contract between the server plugin and the TUI plugin on OpenCode 2: one RPC definition the server
-// registers (`ctx.rpc.register(TODO_RPC, handlers)`) and the TUI calls and listens to
-// (`context.client.rpc(TODO_RPC)`), plus a defensive decoder for each payload. Nothing here imports the
-// host: the definition is a plain portable object whose schemas are raw JSON Schema, which both sides
-// pass to the host as they are.
-//
-// Host facts this relies on (anomalyco/opencode, read, not run):
-// - packages/plugin/src/promise/adapter.ts@07bc181c (`rpcFromEffect`): `ctx.rpc(definition)` gives one
-//   function per method name in `definition.methods` and `events.subscribe(name)` / `events.on(name, h)`;
-//   `ctx.rpc.register(definition, handlers)` takes one async handler per method, called as
-//   `handler(input, { signal, error })`, and resolves to `{ dispose, events: { emit(name, data) } }`.
-// - Definitions elsewhere in the ecosystem are `Rpc.define({ id, methods: { m: { input, output } },
-//   events: { e: { schema } } })` with raw JSON Schema accepted for every schema, and event data must be
-//   an object; a subscriber receives `{ type: "rpc.<id>.<event>", location, data }`. The source of
-//   `Rpc.define` itself (`@opencode/plugin/rpc`) was not found in the stored repository: that it accepts this
-//   plain object unchanged is inferred, not read.
-// - A plugin whose package exports "./rpc" is flagged as having RPC (packages/core/src/plugin/module.ts@07db2b92,
-//   packages/plugin/src/host.ts@4676c932): this package exports this module there.
+// The RPC between the server plugin and the TUI plugin on OpenCode 2: one definition the server registers and
+// the TUI calls and listens to, plus a defensive decoder for each payload. Host-free: the schemas are raw JSON
+// Schema both sides pass to the host as they are (the host facts it relies on: docs/design.md, v2-rpc.ts).
 
 import { STORED_LIMITS } from "../core/config.ts"
 import { parseSnapshot } from "../core/list/parse.ts"

@@ -1,8 +1,6 @@
-// How the TUI changes a list and reports it: one locked change through src/shared/user-edits.ts on the shared
-// store, placed in the conversation where the host stands (after the newest message, or at the revert
-// point while the session is undone), the views refreshed at once, a check that the change reached the
-// store, and the toast the core words (src/core/view/dialog.ts). Also the two guards every dialog step
-// runs under.
+// How the TUI changes a list and reports it: one locked change through src/shared/user-edits.ts, made where the
+// host stands in the conversation, the views refreshed, the change checked in the store, and the core's toast.
+// Also the two guards every dialog step runs under.
 
 import { unchangedText } from "../core/list/command.ts"
 import type { Op } from "../core/list/types.ts"

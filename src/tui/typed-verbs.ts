@@ -1,8 +1,6 @@
-// `/todo <verb> …` typed in the TUI's prompt, run here instead of the server command: parsed by the core
-// (core/list/command.ts) and carried out through core/list/run-plan.ts by the dialog's own steps, so it costs
-// no model request. Edits queue a note the server gives the model on its next request (edits.ts); the result
-// is a short toast. A TUI that cannot change the store (attached to a server elsewhere) hands the line to the
-// server where the host binding offers a way (shell.remote), which also costs no model request.
+// `/todo <verb> …` typed in the TUI's prompt, run here at no model request: parsed by the core and carried out
+// through core/list/run-plan.ts by the dialog's own steps, each ending in a toast or a dialog; a TUI that cannot
+// change the store hands the line to the server (shell.remote). More: docs/design.md, typed-verbs.ts.
 
 import { parseCommand, TYPED_HELP, typedError } from "../core/list/command.ts"
 import { type PlanEffects, runPlan } from "../core/list/run-plan.ts"
