@@ -52,7 +52,6 @@ export const server: Plugin = async (input, options) => {
   })
   if (!runtime) return {}
   const { config, sessions, guard } = runtime
-  const { resolveParent } = sessions
 
   /** Prompt families already warned about (a passage moved in the host's wording): each once per process. */
   const warnedFamilies = new Set<PromptFamily>()
@@ -145,8 +144,7 @@ export const server: Plugin = async (input, options) => {
       const model = hookInput.model as { id?: string; providerID?: string; api?: { id?: string } }
       let callable = true
       if (hookInput.sessionID) {
-        const s = sessions.get(hookInput.sessionID)
-        await resolveParent(s)
+        const s = await sessions.known(hookInput.sessionID)
         callable = sessions.todoCallable(s)
       }
       const result = steerSystemPrompt({

@@ -117,7 +117,7 @@ export async function startRuntime(deps: {
   const agents = deps.agents(store)
   const findOrigin = deps.findOrigin?.(store, config)
   const sessions = trackSessions({ host, store, config, agents, ...(findOrigin ? { findOrigin } : {}) })
-  const { step, syncFromStore, resolveParent } = sessions
+  const { step } = sessions
   const toolDeps: TodoCallDeps = { host, config, sessions }
   const nextMark = commandMarks()
 
@@ -134,8 +134,7 @@ export async function startRuntime(deps: {
   /** One host event, in its turn (`inOrder`). */
   async function follow(s: Tracked, hostEvent: HostEvent): Promise<void> {
     if (hostEvent.type === "session.idle") {
-      await syncFromStore(s)
-      await resolveParent(s)
+      await sessions.open(s)
     }
     // What the host says is kept first: the list in effect is worked out from it (core/history/effect.ts).
     if (hostEvent.type === "session.updated") s.host.revert = hostEvent.revert
@@ -149,7 +148,7 @@ export async function startRuntime(deps: {
     // Notes queued before an undo describe what it takes back: they are read before it is followed. The
     // record is read (a stat when unchanged) before the revert it holds is compared with the host's.
     const rewinding = hostEvent.type === "message.removed" || hostEvent.type === "session.updated"
-    if (rewinding) await syncFromStore(s)
+    if (rewinding) await sessions.open(s, { listOnly: true })
     await step(s, hostEvent)
     // The record may hold a revert this process never saw (another window's undo, one made before a restart):
     // the event is the moment to bring it to what the host says, whatever this process saw before.
@@ -173,8 +172,7 @@ export async function startRuntime(deps: {
       const s = sessions.get(sessionID)
       let text = ""
       await sessions.inOrder(s, async () => {
-        await syncFromStore(s)
-        await resolveParent(s)
+        await sessions.open(s)
         await agents.awaitBriefly()
         // What the host says now decides whether this prompt commits an undo: a redo whose event has not come
         // yet is followed first (its notes come back before this message takes the pending ones).
@@ -190,7 +188,7 @@ export async function startRuntime(deps: {
 
     async request(sessionID, history) {
       const s = sessions.get(sessionID)
-      await syncFromStore(s)
+      await sessions.open(s, { listOnly: true })
       // Our stale notices and superseded todo results go out as a one-line stub (request only).
       const stubs = sessions.stubs(s, history)
       return { stale: stubs.stale, inject: joined(await step(s, { type: "model.request" }), "inject") }
@@ -198,7 +196,7 @@ export async function startRuntime(deps: {
 
     async compacting(sessionID) {
       const s = sessions.get(sessionID)
-      await syncFromStore(s)
+      await sessions.open(s, { listOnly: true })
       return joined(await step(s, { type: "compacting" }), "inject")
     },
 
@@ -212,7 +210,7 @@ export async function startRuntime(deps: {
       // The command's message carries the mark; its edit settles there, even with other commands under way.
       const mark = options?.ownMessage === false ? undefined : nextMark()
       await sessions.inOrder(s, async () => {
-        await syncFromStore(s)
+        await sessions.open(s, { listOnly: true })
         // The host runs the command before it commits a pending undo: the command sees the reverted list.
         const before = s.list
         const at = await sessions.editAnchor(s)

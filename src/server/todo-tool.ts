@@ -104,12 +104,11 @@ export async function runTodoCall(
 ): Promise<TodoCallResult> {
   const { host, config, sessions } = deps
   const limits = limitsOf(config)
-  const s = sessions.get(sessionID)
-  await sessions.resolveParent(s)
+  const s = await sessions.known(sessionID)
   const refusal = todoRefusal(s.state.facts)
   if (refusal !== undefined)
     return { ok: false, changed: false, title: "todo: refused", output: refusal, list: s.list }
-  await sessions.syncFromStore(s)
+  await sessions.open(s)
   // Where the call is in the conversation, so that an undo of its turn (or of its part) takes it back. The host
   // announces the call's part before it runs the call, and the server takes the announcement as it arrives
   // (session.ts `stepsOnArrival`): the host is asked only when the announcement has not come.
@@ -134,7 +133,7 @@ export async function runTodoCall(
     return { next, value: { before, result, changed: true, warning: recorded.warning } }
   })
   if (ran?.warning) host.log("warn", ran.warning)
-  // s.stamp stays the one syncFromStore took before this read; our own write moves the
+  // s.stamp stays the one the sync took before this read; our own write moves the
   // stamp, so the next hook reads the record once more instead of missing another writer.
   if (snapshot.busy || ran === undefined) {
     await sessions.step(s, { type: "todo.finished", ok: false, ops: [] })
@@ -167,8 +166,7 @@ export function todoTool(deps: TodoCallDeps): ToolDefinition {
     description: TOOL_DESCRIPTION,
     args: toolArgs,
     async execute(args, ctx) {
-      const s = deps.sessions.get(ctx.sessionID)
-      await deps.sessions.resolveParent(s)
+      const s = await deps.sessions.known(ctx.sessionID)
       const refusal = todoRefusal(s.state.facts)
       if (refusal !== undefined) return refusal
       // The host asks for plugin tools only when they ask: with `todo: "ask"` the user approves the call

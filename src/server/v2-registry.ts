@@ -144,7 +144,7 @@ export function rpcHandlers(runtime: Runtime) {
       const sessionID = isRecord(input) && typeof input.sessionID === "string" ? input.sessionID : ""
       if (!sessionID) return { list: [] }
       const s = runtime.sessions.get(sessionID)
-      await runtime.sessions.syncFromStore(s)
+      await runtime.sessions.open(s, { listOnly: true })
       return { list: s.list }
     },
     async run(input: unknown) {

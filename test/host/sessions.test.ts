@@ -67,7 +67,7 @@ describe("tracked sessions", () => {
     await put(other, "s1", LIST)
     const s = sessions.get("s1")
     expect([s.list, s.state, s.stamp]).toEqual([[], initialSession(), undefined])
-    await sessions.syncFromStore(s)
+    await sessions.open(s, { listOnly: true })
     expect(s.list).toEqual(LIST)
     expect(s.stamp).toBe(await other.stamp("s1"))
     expect(sessions.get("s1")).toBe(s)
@@ -77,13 +77,13 @@ describe("tracked sessions", () => {
     const { sessions, other } = setup()
     await put(other, "s1", LIST)
     const s = sessions.get("s1")
-    await sessions.syncFromStore(s)
+    await sessions.open(s, { listOnly: true })
     const read = s.list
-    await sessions.syncFromStore(s)
+    await sessions.open(s, { listOnly: true })
     expect(s.list).toBe(read)
     await put(other, "s1", LATER)
     expect(s.list).toEqual(LIST)
-    await sessions.syncFromStore(s)
+    await sessions.open(s, { listOnly: true })
     expect(s.list).toEqual(LATER)
     expect(s.stamp).toBe(await other.stamp("s1"))
   })
@@ -92,11 +92,11 @@ describe("tracked sessions", () => {
     const { sessions, other } = setup()
     await put(other, "s1", LIST)
     const s = sessions.get("s1")
-    await sessions.syncFromStore(s)
+    await sessions.open(s, { listOnly: true })
     const note = { lines: ['added "Test parser" to "Build" (in progress)'], removed: [] }
     await put(other, "s1", LATER, [note])
     const before = s.state
-    await sessions.syncFromStore(s)
+    await sessions.open(s, { listOnly: true })
     expect(s.list).toEqual(LATER)
     expect((await other.read("s1")).edits).toEqual([])
     expect(s.state).not.toBe(before)
@@ -104,7 +104,7 @@ describe("tracked sessions", () => {
     const said = (actions: readonly { type: string; text?: string }[]) =>
       actions.some((a) => a.type === "inject" && a.text?.includes(note.lines[0]!))
     expect(said(told)).toBe(true)
-    await sessions.syncFromStore(s)
+    await sessions.open(s, { listOnly: true })
     expect(said(await sessions.step(s, { type: "model.request" }))).toBe(false)
   })
 
@@ -112,7 +112,7 @@ describe("tracked sessions", () => {
     const { sessions, other } = setup()
     await put(other, "s1", LIST)
     const s = sessions.get("s1")
-    await sessions.syncFromStore(s)
+    await sessions.open(s, { listOnly: true })
     let runs = 0
     const { snapshot, value } = await sessions.update(s, (current) => {
       runs++
@@ -128,7 +128,7 @@ describe("tracked sessions", () => {
     const { dir, sessions, other } = setup({ lockWaitMs: 50 })
     await put(other, "s1", LIST)
     const s = sessions.get("s1")
-    await sessions.syncFromStore(s)
+    await sessions.open(s, { listOnly: true })
     await put(other, "s1", LATER)
     // Another machine's fresh lock: the update waits lockWaitMs and gives up.
     const lock = { pid: 1, host: "elsewhere", time: Date.now(), token: "x" }
@@ -141,7 +141,7 @@ describe("tracked sessions", () => {
   it("the /todo command's list is taken at once", async () => {
     const { sessions } = setup()
     const s = sessions.get("s1")
-    await sessions.syncFromStore(s)
+    await sessions.open(s, { listOnly: true })
     await sessions.commandRan(s, [], LIST)
     expect(s.list).toEqual(LIST)
   })
@@ -158,6 +158,22 @@ describe("tracked sessions", () => {
     const stubs = sessions.stubs(s, decodeMessages(messages))
     expect(stubs).not.toBe(state.stubs)
     expect(s.state.stubs).toBe(stubs)
+  })
+
+  it("open reads the list, then asks the host for the parent once; listOnly never asks; known reads no list", async () => {
+    const { sessions, other, asked, transcripts } = setup()
+    await put(other, "s1", LIST)
+    transcripts.set("s1", { info: { id: "s1", parentID: "p1" }, messages: [] })
+    const lookups = () => asked.filter((a) => a === "session.get").length
+    const s = await sessions.open("s1", { listOnly: true })
+    expect([s.list, s.state.facts.subagent]).toEqual([LIST, null])
+    const loaded = lookups()
+    expect(await sessions.open(s)).toBe(s)
+    expect([s.state.facts.subagent, lookups()]).toEqual([true, loaded + 1])
+    await sessions.open("s1")
+    expect(lookups()).toBe(loaded + 1)
+    const t = await sessions.known("s2")
+    expect([t.state.facts.subagent, t.loaded, t.stamp]).toEqual([false, undefined, undefined])
   })
 
   it("no other module can assign a tracked session's list or state", () => {
