@@ -1,24 +1,25 @@
-// The `todo` tool the agent calls: its argument schema and its execution against the session's stored list.
-// The core executes and formats; this module runs the core once under the session's lock (sessions.ts),
-// reports the call to the session and answers.
+// The `todo` tool the agent calls: its argument schema and the shell of one call. The core decides
+// (core/session/todo-call.ts); this asks the host what only the host knows, runs the core once under the
+// session's lock (sessions.ts), performs the actions the core returns and answers.
 
 import type { ToolDefinition } from "@opencode-ai/plugin"
 import { z } from "zod"
 import { type Config, limitsOf } from "../core/config.ts"
-import { recordCall } from "../core/history/placement.ts"
 import { todoPartOf } from "../core/history/rewind.ts"
 import { CARRIED_LIST_VERSION } from "../core/list/carried.ts"
-import { type ExecuteResult, execute } from "../core/list/execute.ts"
-import type { TodoList } from "../core/list/types.ts"
 import { TODO_TOOL } from "../core/list/words.ts"
-import { formatOutcome } from "../core/model/format.ts"
 import { TOOL_DESCRIPTION } from "../core/model/prompts.ts"
-import { todoRefusal } from "../core/session/session.ts"
-import { listToasts } from "../core/session/toasts.ts"
+import {
+  answerCall,
+  type CallRun,
+  refusedCall,
+  runCall,
+  type TodoCallResult,
+} from "../core/session/todo-call.ts"
 import { historyOf } from "../store/record.ts"
 import { type Computed, LIST_BUSY, LIST_FAILED } from "../store/store.ts"
 import type { HostPort } from "./host-port.ts"
-import type { Sessions } from "./sessions.ts"
+import type { Sessions, Tracked } from "./sessions.ts"
 import { withinMs } from "./wait.ts"
 
 /** How long a call waits for the host to say which part holds it, when no announcement said so. */
@@ -31,16 +32,6 @@ async function lookupPart(host: HostPort, sessionID: string, messageID: string, 
   } catch {
     return undefined
   }
-}
-
-/** What the call's one run of the core computed, under the lock, on the stored list. */
-interface Ran {
-  readonly before: TodoList
-  readonly result: ExecuteResult
-  /** The call changed the list (the stale rule reads it as an update). */
-  readonly changed: boolean
-  /** What recording the call in the history warned of (a history cut short). */
-  readonly warning?: string | undefined
 }
 
 const itemsField = z.array(z.string())
@@ -73,90 +64,68 @@ export interface TodoCallDeps {
   readonly sessions: Sessions
 }
 
+export type { TodoCallResult }
+
 /** Where a call sits in the conversation, as far as the host said. */
 export interface CallSite {
   readonly messageID?: string
   readonly callID?: string
 }
 
-/** What one call of the tool answers, whichever host asked: the text for the model and the list after it. */
-export interface TodoCallResult {
-  readonly ok: boolean
-  /** The call changed the stored list (the stale rule reads it: core/stale.ts). */
-  readonly changed: boolean
-  readonly title: string
-  readonly output: string
-  readonly list: TodoList
-  /** The store was busy or the change failed under its lock: the core's answer is not known. */
-  readonly unstored?: true
-}
-
 /**
- * One call of the `todo` tool on the session's list: checks that the session may call it, runs the core once
- * under the store's lock, records where the call sits, reports it to the session and formats the answer.
- * Never throws for a bad call: a failure is an answer the model can act on.
+ * One call of the `todo` tool on the session's list (the steps and their order: core/session/todo-call.ts): the
+ * refusal, `ask` (the host's approval, only for a call that may run), the part lookup, the core's run under the
+ * store's lock, then the actions it returns and the answer. Never throws for a bad call: a failure is an answer
+ * the model can act on.
  */
 export async function runTodoCall(
   deps: TodoCallDeps,
   sessionID: string,
   args: unknown,
   site: CallSite,
+  ask?: () => Promise<void>,
 ): Promise<TodoCallResult> {
   const { host, config, sessions } = deps
   const limits = limitsOf(config)
-  const s = await sessions.known(sessionID)
-  const refusal = todoRefusal(s.state.facts)
-  if (refusal !== undefined)
-    return { ok: false, changed: false, title: "todo: refused", output: refusal, list: s.list }
-  await sessions.open(s)
-  // Where the call is in the conversation, so that an undo of its turn (or of its part) takes it back. The host
-  // announces the call's part before it runs the call, and the server takes the announcement as it arrives
-  // (session.ts `stepsOnArrival`): the host is asked only when the announcement has not come.
-  const { callID, messageID } = site
-  const call =
-    typeof callID === "string" && typeof messageID === "string"
-      ? {
-          message: messageID,
-          callID,
-          part:
-            todoPartOf(s.state.facts.rewind, callID)?.partID ??
-            (await lookupPart(host, s.id, messageID, callID)),
-        }
-      : undefined
+  // The refusal needs only what the session is; its list is read only for a call that runs, after approval.
+  const known = await sessions.known(sessionID)
+  const refused = refusedCall(known.state.facts, known.list)
+  if (refused !== undefined) return refused
+  if (ask) await ask()
+  const s = await sessions.open(known)
+  const call = await callAnchor(host, s, site)
   // One run of the core per call: what it computed comes back with the snapshot it left.
-  const { snapshot, value: ran } = await sessions.update(s, (current): Computed<Ran> => {
-    const before = current.list
-    const result = execute(before, args, limits)
-    if (!result.ok || result.list === before) return { value: { before, result, changed: false } }
-    const recorded = recordCall(historyOf(current), call ?? { message: "", callID: "" }, result.list, limits)
-    const next = { ...current, list: recorded.list, history: recorded.history }
-    return { next, value: { before, result, changed: true, warning: recorded.warning } }
+  const { snapshot, value: run } = await sessions.update(s, (current): Computed<CallRun> => {
+    const { next, run } = runCall({ list: current.list, history: historyOf(current) }, args, call, limits)
+    return next === undefined ? { value: run } : { next: { ...current, ...next }, value: run }
   })
-  if (ran?.warning) host.log("warn", ran.warning)
-  // s.stamp stays the one the sync took before this read; our own write moves the
-  // stamp, so the next hook reads the record once more instead of missing another writer.
-  if (snapshot.busy || ran === undefined) {
-    await sessions.step(s, { type: "todo.finished", ok: false, ops: [] })
-    // No value and not busy: the change threw, and the store said why in its warning.
-    const error = snapshot.busy ? LIST_BUSY : LIST_FAILED
-    const title = snapshot.busy ? "todo: busy" : "todo: error"
-    return { ok: false, changed: false, title, output: `Error: ${error}`, list: s.list, unstored: true }
+  // s.stamp stays the one the sync took before this read; our own write moves the stamp, so the next hook
+  // reads the record once more instead of missing another writer.
+  const { actions, output } = answerCall(run, { busy: snapshot.busy === true, list: s.list }, config, {
+    busy: LIST_BUSY,
+    failed: LIST_FAILED,
+  })
+  for (const action of actions) {
+    if (action.type === "warn") host.log("warn", action.message)
+    else if (action.type === "toast") host.toast(action.toast, s.id)
+    else await sessions.step(s, action.event)
   }
-  const { before, result: outcome, changed } = ran
-  for (const toast of listToasts(before, s.list, config)) host.toast(toast, s.id)
-  // The ops as the core parsed them: a call without "op" has its op inferred from its shape.
-  await sessions.step(s, {
-    type: "todo.finished",
-    ok: outcome.ok,
-    ops: outcome.ok ? outcome.ops.map((op) => op.op) : [],
-  })
-  const output = formatOutcome(before, outcome)
+  return output
+}
+
+/**
+ * Where the call is in the conversation, so that an undo of its turn (or of its part) takes it back. The host
+ * announces the call's part before it runs the call, and the server takes the announcement as it arrives
+ * (session.ts `stepsOnArrival`): the host is asked only when the announcement has not come.
+ */
+async function callAnchor(host: HostPort, s: Tracked, site: CallSite) {
+  const { callID, messageID } = site
+  if (typeof callID !== "string" || typeof messageID !== "string") return undefined
   return {
-    ok: outcome.ok,
-    changed,
-    title: outcome.ok ? output.split("\n")[0]!.slice(0, 80) : "todo: error",
-    output,
-    list: s.list,
+    message: messageID,
+    callID,
+    part:
+      todoPartOf(s.state.facts.rewind, callID)?.partID ?? (await lookupPart(host, s.id, messageID, callID)),
   }
 }
 
@@ -166,19 +135,20 @@ export function todoTool(deps: TodoCallDeps): ToolDefinition {
     description: TOOL_DESCRIPTION,
     args: toolArgs,
     async execute(args, ctx) {
-      const s = await deps.sessions.known(ctx.sessionID)
-      const refusal = todoRefusal(s.state.facts)
-      if (refusal !== undefined) return refusal
-      // The host asks for plugin tools only when they ask: with `todo: "ask"` the user approves the call
-      // first. A refusal throws the host's own error, which ends the turn as for any tool.
-      if (typeof ctx.ask === "function")
-        await ctx.ask({ permission: TODO_TOOL, patterns: ["*"], always: ["*"], metadata: {} })
       // The 1.18 typings omit callID, which the runtime context carries.
       const callID = (ctx as { callID?: unknown }).callID
-      const r = await runTodoCall(deps, ctx.sessionID, args, {
+      const site = {
         ...(typeof ctx.messageID === "string" ? { messageID: ctx.messageID } : {}),
         ...(typeof callID === "string" ? { callID } : {}),
-      })
+      }
+      // The host asks for plugin tools only when they ask: with `todo: "ask"` the user approves the call
+      // first (never a refused one). A refusal throws the host's own error, which ends the turn as for any tool.
+      const ask =
+        typeof ctx.ask === "function"
+          ? () => ctx.ask({ permission: TODO_TOOL, patterns: ["*"], always: ["*"], metadata: {} })
+          : undefined
+      const r = await runTodoCall(deps, ctx.sessionID, args, site, ask)
+      if (r.refused) return r.output
       return {
         title: r.title,
         output: r.output,

@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from "vitest"
 import { CARRIED_LIST_VERSION } from "../../src/core/list/carried.ts"
+import { SUBAGENT_REFUSAL } from "../../src/core/model/prompts.ts"
 import { LIST_FAILED } from "../../src/store/store.ts"
 import { type FakeHost, fakeHosts } from "../fixtures/host.ts"
 
@@ -121,5 +122,25 @@ describe("the todo tool", () => {
       "Ship:completed",
     ])
     expect(texts((await h.store.read("s1")).list)).toEqual(texts(answer.metadata.list))
+  })
+
+  it("refuses a subagent's call once, before the host asks the user to approve it, and stores nothing", async () => {
+    const h = await host()
+    await h.event("session.created", { info: { id: "child", parentID: "s1" } })
+    let asks = 0
+    const ctx = { ...h.ctx("child"), ask: async () => void asks++ }
+    const answer = await h.hooks.tool!.todo!.execute(PLAN as never, ctx as never)
+    expect(answer).toBe(SUBAGENT_REFUSAL)
+    expect(asks).toBe(0)
+    expect(await h.store.stamp("child")).toBeUndefined()
+  })
+
+  it("asks the host once for a call that may run, before it runs", async () => {
+    const h = await host()
+    const asked: number[] = []
+    const ctx = { ...h.ctx("s1"), ask: async () => void asked.push((await h.store.read("s1")).revision) }
+    await h.hooks.tool!.todo!.execute(PLAN as never, ctx as never)
+    expect(asked).toEqual([0])
+    expect((await h.store.read("s1")).revision).toBe(1)
   })
 })
