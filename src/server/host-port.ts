@@ -1,6 +1,6 @@
 // What the server runtime (runtime.ts, sessions.ts, todo-tool.ts) asks of the host it runs in, as one small
 // interface each host binding fills in: OpenCode 1.18 through its SDK client (v1Port, here), OpenCode 2 through
-// its plugin context (v2-port.ts). Every call is answered or fails; none throws synchronously into the runtime.
+// its plugin context (v2-host-port.ts). Every call is answered or fails; none throws synchronously into the runtime.
 
 import type { ShownMessages } from "../core/history/effect.ts"
 import type { Point } from "../core/history/history.ts"

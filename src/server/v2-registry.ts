@@ -8,7 +8,7 @@
 //   schema the model sees and validates every call against it before `execute` (a Standard Schema by its
 //   `~standard`, else raw JSON Schema); a result is `{ content, metadata }`, and one with `output` but no output schema
 //   dies (packages/schema/src/tool.ts@0f131b3e). The metadata is stored but does not reach later requests: the stale
-//   rule reads the result's text there (v2-events.ts). A throw would be a defect: errors are returned as results.
+//   rule reads the result's text there (v2-request.ts). A throw would be a defect: errors are returned as results.
 // - A command's `execute({ sessionID, messageID, prompt, delivery })` returning nothing is an immediate outcome
 //   with no model turn: packages/core/src/command.ts@35952d99, packages/plugin/src/promise/command.ts@35952d99.
 // - Skill info `{ id, name, description?, autoinvoke?, path, content }` (2.0.15; the source at

@@ -1,13 +1,8 @@
 // OpenCode 2's session info and fork events as the binding decodes them (src/server/v2-events.ts): a fork's source
 // is never taken for a parent, and each of the fork event's shapes names where the fork starts.
 import { describe, expect, test } from "vitest"
-import {
-  decodeV2Event,
-  syntheticMessageId,
-  v2History,
-  v2RequestRole,
-  v2SessionInfo,
-} from "../../src/server/v2-events.ts"
+import { decodeV2Event, v2SessionInfo } from "../../src/server/v2-events.ts"
+import { syntheticMessageId, v2History, v2RequestRole } from "../../src/server/v2-request.ts"
 
 describe("v2SessionInfo", () => {
   test("a fork's source, named by the fork event or by the info's own `fork`, is not a parent", () => {
