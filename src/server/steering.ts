@@ -58,7 +58,7 @@ export function createSteering(deps: { config: Config; sessions: Sessions; log: 
       if (!steeringOn(config)) return undefined
       let callable = true
       if (request.sessionID !== undefined) {
-        // 1.18's system transform can be the first to see a subagent's session: its parent is looked up here.
+        // On 1.18 the parent is looked up before the session is judged; OpenCode 2's prompt hook has done so.
         const s =
           request.host === "1.18" ? await sessions.known(request.sessionID) : sessions.get(request.sessionID)
         callable = request.offered !== false && sessions.todoCallable(s)
