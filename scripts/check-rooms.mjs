@@ -1,16 +1,16 @@
 #!/usr/bin/env node
-// `npm run check` runs this: fails when src/core/ imports a package, a Node built-in or anything outside
-// the core, or when one of its rooms imports a room above it. The rule and the order: scripts/lib/rooms.mjs.
+// `npm run check` runs this: fails when a file of src/ imports a room above its own, server and tui import each
+// other, or the core imports a package or anything outside itself. The rule: scripts/lib/rooms.mjs.
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { roomViolations } from "./lib/rooms.mjs"
 
-const core = join(dirname(fileURLToPath(import.meta.url)), "..", "src", "core")
-const found = roomViolations(core)
+const src = join(dirname(fileURLToPath(import.meta.url)), "..", "src")
+const found = roomViolations(src)
 for (const v of found)
-  process.stderr.write(`src/core/${v.file}${v.specifier ? `: "${v.specifier}"` : ""}: ${v.problem}\n`)
+  process.stderr.write(`src/${v.file}${v.specifier ? `: "${v.specifier}"` : ""}: ${v.problem}\n`)
 if (found.length > 0) {
-  process.stderr.write(`check-rooms: ${found.length} import(s) break the core's rule\n`)
+  process.stderr.write(`check-rooms: ${found.length} import(s) break the rooms of src/\n`)
   process.exit(1)
 }
-process.stdout.write("check-rooms: the core's rooms keep their order\n")
+process.stdout.write("check-rooms: every room of src/ keeps its order\n")

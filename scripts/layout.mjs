@@ -20,14 +20,14 @@ const FOLDERS = {
   "src/core/model":
     "What the model reads: tool results, injected notices, stubs, the host prompt's passages.",
   "src/core/session": "When the plugin speaks: the session step, the tracker, permissions, toasts.",
-  "src/core/view":
-    "What the person sees: the sidebar, the compact line, the `/todo` dialog, the TUI protocol.",
+  "src/core/view": "What the person sees: the sidebar, the compact line, the `/todo` dialog.",
   "src/server": "The server plugin: the host's hooks and events decoded, the core stepped, its actions done.",
   "src/tui":
     "The TUI plugin: sidebar, compact line, `/todo` dialog and typed verbs in the host's terminal UI.",
   "src/tui/v1": "The TUI's binding to OpenCode 1.18's TUI API.",
   "src/tui/v2": "The TUI's binding to OpenCode 2's TUI API (checked against its source, not a live host).",
-  "src/shared": "Modules the server and the TUI both use: user edits, `TODO.md` files, settings, paths.",
+  "src/shared":
+    "Modules the server and the TUI both use: user edits, `TODO.md` files, settings, paths, host decoders.",
   "src/store": "The session records on disk: one JSON file per session, a cross-process lock, recovery.",
   "test/unit": "Fast tests of one module each, named after it (`npm test`).",
   "test/host": "Fast tests through a fake host that loads the real plugin entry (`npm test`).",

@@ -3,8 +3,8 @@
 // count as allowed.
 
 import { type AgentRules, decodeAgentRules } from "../core/session/permission.ts"
+import { withinMs } from "../shared/wait.ts"
 import type { Log } from "./output.ts"
-import { withinMs } from "./wait.ts"
 
 // How long a prompt waits for the rules the first time; after that they are read in the background.
 const AGENTS_WAIT_MS = 2_000

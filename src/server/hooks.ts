@@ -9,6 +9,7 @@ import { COMMAND_DESCRIPTION } from "../core/list/command.ts"
 import { isRecord } from "../core/list/result.ts"
 import { TODO_TOOL } from "../core/list/words.ts"
 import { commandReplyText } from "../core/model/prompts.ts"
+import { originFinder, sourceAtFork } from "../shared/origin.ts"
 import { agentRulesSource } from "./agent-rules.ts"
 import {
   applyStubs,
@@ -20,7 +21,6 @@ import {
   decodeUser,
 } from "./host-events.ts"
 import { v1Port } from "./host-port.ts"
-import { originFinder, sourceAtFork } from "./origin.ts"
 import { makeLogger } from "./output.ts"
 import { type Runtime, startRuntime } from "./runtime.ts"
 import { SKILLS_DIR } from "./skills-dir.ts"

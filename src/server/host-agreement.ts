@@ -14,6 +14,7 @@ import {
 import { type Point, revertPoint } from "../core/history/history.ts"
 import { samePoint } from "../core/history/rewind.ts"
 import type { Limits } from "../core/list/types.ts"
+import { LATE } from "../shared/wait.ts"
 import { historyOf } from "../store/record.ts"
 import type { Store } from "../store/store.ts"
 import {
@@ -26,7 +27,6 @@ import {
 } from "./host-facts.ts"
 import type { HostPort } from "./host-port.ts"
 import type { Tracked } from "./sessions.ts"
-import { LATE } from "./wait.ts"
 
 /** What the host is asked when it must say whether it still has the places that decide. */
 const HOLDS = "which messages it still has"

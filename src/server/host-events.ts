@@ -17,7 +17,7 @@ import {
 import { decodeRules } from "../core/session/permission.ts"
 import type { HostEvent, ModelRef, UserRef } from "../core/session/session.ts"
 import type { MessagePart } from "../core/session/tracker.ts"
-import { hostRevert } from "../core/view/tui-protocol.ts"
+import { hostRevert } from "../shared/host-revert.ts"
 
 export type DecodedEvent =
   | { readonly sessionID: string; readonly event: HostEvent }

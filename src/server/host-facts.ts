@@ -7,10 +7,10 @@
 import { type HostFacts, type ShownMessages, shownHolds } from "../core/history/effect.ts"
 import type { Point } from "../core/history/history.ts"
 import { preview } from "../core/list/words.ts"
-import { hostRevert } from "../core/view/tui-protocol.ts"
+import { hostRevert } from "../shared/host-revert.ts"
+import { answerWithin, LATE } from "../shared/wait.ts"
 import type { HostPort } from "./host-port.ts"
 import type { Log } from "./output.ts"
-import { answerWithin, LATE } from "./wait.ts"
 
 /** How many removed messages and parts a session remembers: a commit removes one turn or a few. */
 export const REMOVED_KEPT = 256

@@ -4,10 +4,10 @@
 
 import { type EditAnchor, editAnchor } from "../core/history/rewind.ts"
 import { type HostEvent, parentUnknown, type SessionAction } from "../core/session/session.ts"
+import { answerWithin, LATE } from "../shared/wait.ts"
 import { decodeSessionInfo } from "./host-events.ts"
 import type { HostPort } from "./host-port.ts"
 import type { Tracked } from "./sessions.ts"
-import { answerWithin, LATE } from "./wait.ts"
 
 // How long the one lookup of a session's parent may hold up a hook; a host that has not answered by then
 // leaves the session counted as a top-level one (events normally carry the parent, so this is rare).

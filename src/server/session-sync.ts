@@ -7,10 +7,10 @@ import type { EditNote } from "../core/list/diff.ts"
 import { isEditNote } from "../core/list/diff.ts"
 import type { TodoList } from "../core/list/types.ts"
 import type { HostEvent, SessionAction } from "../core/session/session.ts"
+import type { FindOrigin } from "../shared/origin.ts"
 import type { Snapshot } from "../store/record.ts"
 import type { Store } from "../store/store.ts"
 import type { AgreeHow } from "./host-agreement.ts"
-import type { FindOrigin } from "./origin.ts"
 import type { SessionWrites, Tracked } from "./sessions.ts"
 
 /** The user-edit note as the core hears it. */

@@ -16,11 +16,11 @@ import {
   runCall,
   type TodoCallResult,
 } from "../core/session/todo-call.ts"
+import { withinMs } from "../shared/wait.ts"
 import { historyOf } from "../store/record.ts"
 import { type Computed, LIST_BUSY, LIST_FAILED } from "../store/store.ts"
 import type { HostPort } from "./host-port.ts"
 import type { Sessions, Tracked } from "./sessions.ts"
-import { withinMs } from "./wait.ts"
 
 /** How long a call waits for the host to say which part holds it, when no announcement said so. */
 const PART_LOOKUP_MS = 1000

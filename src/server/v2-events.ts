@@ -7,7 +7,7 @@ import type { Point } from "../core/history/history.ts"
 import { isRecord } from "../core/list/result.ts"
 import { isPluginText } from "../core/model/prompts.ts"
 import type { HostEvent } from "../core/session/session.ts"
-import { hostRevert } from "../core/view/tui-protocol.ts"
+import { hostRevert } from "../shared/host-revert.ts"
 import type { TurnNote } from "./turns.ts"
 import { syntheticMessageId, nonEmpty as text } from "./v2-request.ts"
 

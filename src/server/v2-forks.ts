@@ -7,6 +7,7 @@ import { limitsOf } from "../core/config.ts"
 import { matchSource, type Origin, originOf, sourceStateAt } from "../core/history/fork.ts"
 import { historyFrom, type ListHistory } from "../core/history/history.ts"
 import { listForCopy } from "../core/history/revert.ts"
+import { withinMs } from "../shared/wait.ts"
 import { historyOf } from "../store/record.ts"
 import type { Store } from "../store/store.ts"
 import type { HostPort } from "./host-port.ts"
@@ -17,7 +18,6 @@ import { fn, messagesOf, type V2Context } from "./v2-context.ts"
 import { v2ForkOf } from "./v2-events.ts"
 import { WITHOUT_SESSION_CONTEXT } from "./v2-host-port.ts"
 import { v2Transcript } from "./v2-request.ts"
-import { withinMs } from "./wait.ts"
 
 /** How long the first sight of a session may wait for the host to say whether it is new. */
 const FIRST_SIGHT_MS = 2_000

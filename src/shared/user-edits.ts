@@ -36,7 +36,7 @@ export type { EditAnchor }
 
 /**
  * Where a session with no record starts, worked out as the server does when it first meets it (a fork: its
- * source's list at the fork point, back along the chain of sources; server/origin.ts over core/history/fork.ts);
+ * source's list at the fork point, back along the chain of sources; shared/origin.ts over core/history/fork.ts);
  * undefined to start empty. A TUI edit to a session no server has met yet is made on that list, so the record it
  * writes starts where the server would have started it.
  */

@@ -28,7 +28,7 @@ import { checkList } from "../../src/core/list/queries.ts"
 import { normalize } from "../../src/core/list/reducers.ts"
 import { DEFAULT_LIMITS, type Limits, OP_NAMES, STATUSES, type TodoList } from "../../src/core/list/types.ts"
 import { hostileText } from "../../src/core/list/words.ts"
-import { decodeTranscript } from "../../src/server/transcript.ts"
+import { decodeTranscript } from "../../src/shared/transcript.ts"
 import { historySession } from "../fixtures/history-session.ts"
 import { type FakeHost, startHost } from "../fixtures/host.ts"
 

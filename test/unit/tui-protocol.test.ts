@@ -1,6 +1,6 @@
 // The TUI protocol: the host's revert point and the parts before it (the list in effect under it: effect.test.ts).
 import { describe, expect, it } from "vitest"
-import { hostRevert, partsBefore } from "../../src/core/view/tui-protocol.ts"
+import { hostRevert, partsBefore } from "../../src/shared/host-revert.ts"
 
 describe("what the host's sessions and parts say of a revert", () => {
   it("reads the revert point from a session's info, and nothing from a session not reverted", () => {

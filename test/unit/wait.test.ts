@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { answerWithin, LATE, withinMs } from "../../src/server/wait.ts"
+import { answerWithin, LATE, withinMs } from "../../src/shared/wait.ts"
 
 const never = new Promise<string>(() => {})
 

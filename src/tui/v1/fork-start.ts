@@ -1,19 +1,18 @@
 // Where a session no server has met yet starts, as the 1.18 TUI works it out: the server's own origin lookup
-// (server/origin.ts) over this TUI's client. Kept apart from the TUI's Solid modules, so the real-host smoke
+// (shared/origin.ts) over this TUI's client. Kept apart from the TUI's Solid modules, so the real-host smoke
 // runs this very code over a v2 SDK client of its own.
 
 import type { TuiPluginApi } from "@opencode-ai/plugin/tui"
 import type { Limits } from "../../core/list/types.ts"
-import { originFinder, sourceAtFork } from "../../server/origin.ts"
-import type { Client } from "../../server/output.ts"
+import { type OriginClient, originFinder, sourceAtFork } from "../../shared/origin.ts"
 import type { StartOf } from "../../shared/user-edits.ts"
 import type { Store } from "../../store/store.ts"
 
 /**
- * The three session questions the server's origin lookup (server/origin.ts) asks, in the shape it asks them,
+ * The three session questions the server's origin lookup (shared/origin.ts) asks, in the shape it asks them,
  * over this TUI's client (the host's v2 SDK, which takes the session id and the query flat).
  */
-export function originClient(api: Pick<TuiPluginApi, "client">): Client {
+export function originClient(api: Pick<TuiPluginApi, "client">): OriginClient {
   const session = api.client.session
   return {
     session: {
@@ -22,7 +21,7 @@ export function originClient(api: Pick<TuiPluginApi, "client">): Client {
       list: (o: { query?: { search?: string; roots?: boolean; limit?: number } }) =>
         session.list({ ...o.query }),
     },
-  } as unknown as Client
+  }
 }
 
 /**

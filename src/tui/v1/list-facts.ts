@@ -11,7 +11,7 @@ import type { Point } from "../../core/history/history.ts"
 import { latestToolList, toolPartList } from "../../core/list/carried.ts"
 import { parseSnapshot } from "../../core/list/parse.ts"
 import type { TodoList } from "../../core/list/types.ts"
-import { hostRevert, partsBefore } from "../../core/view/tui-protocol.ts"
+import { hostRevert, partsBefore } from "../../shared/host-revert.ts"
 import { stateDir } from "../../shared/paths.ts"
 import { heldFacts, type ListFacts, type ListSource, listen, revertMemory } from "../list-source.ts"
 

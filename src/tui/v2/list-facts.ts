@@ -5,7 +5,7 @@
 
 import { existsSync } from "node:fs"
 import { isRecord } from "../../core/list/result.ts"
-import { hostRevert } from "../../core/view/tui-protocol.ts"
+import { hostRevert } from "../../shared/host-revert.ts"
 import {
   decodeChanged,
   decodeListOutput,

@@ -1,4 +1,4 @@
-// How long the server waits for the host's answers: a host slow to answer must not hold up a hook.
+// Bounded waits on the host's answers: a host slow to answer must not hold up a hook or the TUI.
 
 /** What a bounded wait gives when the host did not answer in time (an answer that says nothing is not late). */
 export const LATE: unique symbol = Symbol("late")

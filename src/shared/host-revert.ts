@@ -1,10 +1,9 @@
-// How the TUI follows the host's undo: the host's revert point as a session's info carries it, and the parts
-// still in the conversation before it (core/history/effect.ts works out the list in effect under it, for the
-// server and the TUI alike; core/list/carried.ts holds the list a part carries for a TUI that cannot read the
-// store).
+// The host's undo as both sides read it: the revert point a session's info carries (the server and the TUI)
+// and the parts still in the conversation before it (the 1.18 TUI, which reads parts, not the store).
+// core/history/effect.ts works out the list in effect under it.
 
-import type { Point } from "../history/history.ts"
-import { isRecord } from "../list/result.ts"
+import type { Point } from "../core/history/history.ts"
+import { isRecord } from "../core/list/result.ts"
 
 /** The point the host has a session reverted to (its info's `revert`), or undefined when it is not reverted. */
 export function hostRevert(info: unknown): Point | undefined {

@@ -1,11 +1,7 @@
-// Where a session with no record starts: asks the host for its messages, and for a fork the candidates for
-// its source and theirs, reads the source's record, and lets the core decide (core/history/rebuild.ts,
-// core/history/fork.ts). A source with no record of its own (a fork never prompted) is itself worked out the
-// same way, back along the chain of sources (at most SOURCE_CHAIN_MAX) to one that has a record, before the
-// fork falls back to its own conversation.
-// Runs the first time the server loads a session (and again if its record vanishes), within one time
-// budget: a host slow to answer leaves the list empty, as for any new session, and says so once in the log.
-// Never throws.
+// Where a session with no record starts: asks the host for its messages (and a fork's source candidates),
+// reads the source's record and lets the core decide (core/history/rebuild.ts, core/history/fork.ts), within
+// one time budget, never throwing. The server runs it on a session's first load, the 1.18 TUI for a fork
+// edited before any server met it (tui/v1/fork-start.ts). More: docs/design.md, "shared/origin.ts".
 
 import {
   type Candidate,
@@ -25,7 +21,6 @@ import type { Limits } from "../core/list/types.ts"
 import { neutralize, preview } from "../core/list/words.ts"
 import { historyOf, type Snapshot } from "../store/record.ts"
 import type { Store } from "../store/store.ts"
-import type { Client, Log } from "./output.ts"
 import { decodeListedSession, decodeTranscript } from "./transcript.ts"
 import { withinMs } from "./wait.ts"
 
@@ -35,6 +30,22 @@ export const ORIGIN_BUDGET_MS = 3000
 export const SOURCE_CANDIDATES_MAX = 5
 /** How far back a chain of forks with no record of their own is walked (each step costs a few requests). */
 export const SOURCE_CHAIN_MAX = 4
+
+/**
+ * The three session questions the lookup asks, in the 1.18 SDK's shape: the server's own client answers them
+ * as is, the 1.18 TUI's through tui/v1/fork-start.ts. `list` takes `never`: the SDK's types lack the search,
+ * roots and limit its server reads.
+ */
+export interface OriginClient {
+  readonly session: {
+    messages(options: { path: { id: string } }): unknown
+    get(options: { path: { id: string } }): unknown
+    list(options: never): unknown
+  }
+}
+
+/** Where the lookup says how a session started (the server's log; the TUI passes one that drops it). */
+export type OriginLog = (level: "warn" | "info", message: string) => void
 
 export type FindOrigin = (sessionID: string) => Promise<Origin | undefined>
 
@@ -56,10 +67,10 @@ interface Started {
 }
 
 export function originFinder(deps: {
-  client: Client
+  client: OriginClient
   store: Store
   limits: Limits
-  log: Log
+  log: OriginLog
   sourceAt: SourceAt
   budgetMs?: number
 }): FindOrigin {
