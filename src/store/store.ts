@@ -1,22 +1,17 @@
 // Storage adapter: one JSON record per session in one folder, shared by the server and TUI processes. Owns the
-// store's interface and its read-modify-write under the session lock: a change is a function of the stored
-// snapshot that returns the snapshot to write and a value it computed, both handed back to the caller. The parts
-// live beside it: the in-process queue (queue.ts), reading records (records.ts), the memory fallback
-// (memory.ts) and the one recovery path (recovery.ts). The store never throws: every failure degrades to a
-// warning, said once. A lock held too long by a live process makes an update return `busy`.
-// It imports only Node built-ins and plain TypeScript modules, so tests can run it in child processes after a
-// type-strip (test/fixtures/build-store.ts).
+// store's interface and its read-modify-write under the session lock; it never throws (every failure degrades
+// to a warning, said once). More: docs/design.md, "store/store.ts".
 
 import * as nodeFs from "node:fs/promises"
 import { join } from "node:path"
 import { describeError, type Fs, fileName, writeAtomic } from "./files.ts"
 import { type Acquired, createLocks } from "./lock.ts"
-import { createMemory } from "./memory.ts"
+import { createMemory, type Memory } from "./memory.ts"
 import { createQueue } from "./queue.ts"
 import { EMPTY, encodeRecordPieces, nextSnapshot, type Parse, type Snapshot } from "./record.ts"
-import { createRecords } from "./records.ts"
-import { createRecovery } from "./recovery.ts"
-import { createWarnings, sessionLabel } from "./warnings.ts"
+import { createRecords, type Records } from "./records.ts"
+import { createRecovery, type Recovery } from "./recovery.ts"
+import { createWarnings, sessionLabel, type Warnings } from "./warnings.ts"
 
 /** What an update that could not take the lock in time says: the caller's change was not made. */
 export const LIST_BUSY = "The todo list is busy in another process; nothing changed. Try again in a moment."
@@ -88,81 +83,19 @@ export function createStore(options: StoreOptions): Store {
   const records = createRecords({ fs, file, parse, warnings })
   const memory = createMemory(dir, warnings)
   const recovery = createRecovery({ fs, file, records, memory, warnings })
-
-  /** What `fn` asks for: `next` undefined for no change (none asked, refused, or `fn` threw). */
-  function changed<T>(session: string, current: Snapshot, fn: Change<T>, persisted: boolean): Asked<T> {
-    const nothing = { next: undefined, value: undefined }
-    let asked: Computed<T> | undefined
-    try {
-      asked = fn(current)
-    } catch (error) {
-      warnings.once(
-        `fn:${describeError(error)}`,
-        `A change to the todo list of session ${sessionLabel(session)} failed (${describeError(error)}); the list was left as it was.`,
-      )
-      return nothing
-    }
-    // Only a caller outside the type checker returns something else.
-    if (typeof asked !== "object" || asked === null) return nothing
-    const { next, value } = asked
-    if (next === undefined) return { next: undefined, value }
-    // What the next read would call corrupt is never written; a caller bug, not an I/O problem.
-    const checked = nextSnapshot(current, next, parse, persisted)
-    if (checked.ok) return { next: checked.value, value }
-    warnings.once(
-      `invalid:${checked.error}`,
-      `Refusing to store an invalid todo list for session ${sessionLabel(session)} (${checked.error}); the list was left as it was.`,
-    )
-    return { next: undefined, value }
-  }
-
-  /** Applies `fn` to the session's memory list. */
-  function inMemory<T>(session: string, fn: Change<T>): Updated<T> {
-    const kept = memory.get(session)
-    if (!kept) return { snapshot: EMPTY, value: undefined }
-    const { next, value } = changed(session, kept.kept, fn, false)
-    if (next) memory.keep(session, next)
-    return { snapshot: next ?? kept.kept, value }
-  }
-
-  /** One locked read-modify-write; "lost" when the write did not land and must be made again. */
-  async function attempt<T>(
-    session: string,
-    fn: Change<T>,
-    lock: Extract<Acquired, { kind: "held" }>,
-  ): Promise<Updated<T> | "lost"> {
-    const stored = await recovery.recover(session, lock.holds)
-    if (stored === "lost") return "lost"
-    if (stored === undefined) return inMemory(session, fn)
-    const { base, write } = memory.rejoin(session, stored)
-    const { next: asked, value } = changed(session, base, fn, true)
-    const next = asked ?? (write ? base : undefined)
-    if (!next) {
-      memory.rejoined(session, false)
-      return { snapshot: base, value }
-    }
-    try {
-      if ((await writeAtomic(fs, file(session), encodeRecordPieces(session, next), lock.holds)) === "lost")
-        return "lost"
-      records.remember(session, next)
-    } catch (error) {
-      return { snapshot: memory.restart(session, next, stored, error), value }
-    }
-    memory.rejoined(session, write)
-    return { snapshot: next, value }
-  }
+  const parts: Parts = { fs, file, parse, warnings, memory, records, recovery }
 
   async function locked<T>(session: string, fn: Change<T>): Promise<Updated<T>> {
-    if (memory.get(session)?.permanent) return inMemory(session, fn)
+    if (memory.get(session)?.permanent) return inMemory(parts, session, fn)
     for (let tries = 0; tries < WRITE_ATTEMPTS; tries++) {
       const lock = await locks.acquire(file(session))
       if (lock.kind === "timeout") break
       if (lock.kind === "error") {
         await recovery.lockFailed(session, lock.error)
-        return inMemory(session, fn)
+        return inMemory(parts, session, fn)
       }
       try {
-        const done = await attempt(session, fn, lock)
+        const done = await attempt(parts, session, fn, lock)
         if (done !== "lost") return done
       } finally {
         await lock.release()
@@ -216,4 +149,88 @@ export function createStore(options: StoreOptions): Store {
       }
     },
   }
+}
+
+/** The pieces of one store that a locked update works with. */
+interface Parts {
+  readonly fs: Fs
+  readonly file: (session: string) => string
+  readonly parse: Parse
+  readonly warnings: Warnings
+  readonly memory: Memory
+  readonly records: Records
+  readonly recovery: Recovery
+}
+
+/** What `fn` asks for: `next` undefined for no change (none asked, refused, or `fn` threw). */
+function changed<T>(
+  parts: Parts,
+  session: string,
+  current: Snapshot,
+  fn: Change<T>,
+  persisted: boolean,
+): Asked<T> {
+  const { warnings, parse } = parts
+  const nothing = { next: undefined, value: undefined }
+  let asked: Computed<T> | undefined
+  try {
+    asked = fn(current)
+  } catch (error) {
+    warnings.once(
+      `fn:${describeError(error)}`,
+      `A change to the todo list of session ${sessionLabel(session)} failed (${describeError(error)}); the list was left as it was.`,
+    )
+    return nothing
+  }
+  // Only a caller outside the type checker returns something else.
+  if (typeof asked !== "object" || asked === null) return nothing
+  const { next, value } = asked
+  if (next === undefined) return { next: undefined, value }
+  // What the next read would call corrupt is never written; a caller bug, not an I/O problem.
+  const checked = nextSnapshot(current, next, parse, persisted)
+  if (checked.ok) return { next: checked.value, value }
+  warnings.once(
+    `invalid:${checked.error}`,
+    `Refusing to store an invalid todo list for session ${sessionLabel(session)} (${checked.error}); the list was left as it was.`,
+  )
+  return { next: undefined, value }
+}
+
+/** Applies `fn` to the session's memory list. */
+function inMemory<T>(parts: Parts, session: string, fn: Change<T>): Updated<T> {
+  const { memory } = parts
+  const kept = memory.get(session)
+  if (!kept) return { snapshot: EMPTY, value: undefined }
+  const { next, value } = changed(parts, session, kept.kept, fn, false)
+  if (next) memory.keep(session, next)
+  return { snapshot: next ?? kept.kept, value }
+}
+
+/** One locked read-modify-write; "lost" when the write did not land and must be made again. */
+async function attempt<T>(
+  parts: Parts,
+  session: string,
+  fn: Change<T>,
+  lock: Extract<Acquired, { kind: "held" }>,
+): Promise<Updated<T> | "lost"> {
+  const { fs, file, memory, records, recovery } = parts
+  const stored = await recovery.recover(session, lock.holds)
+  if (stored === "lost") return "lost"
+  if (stored === undefined) return inMemory(parts, session, fn)
+  const { base, write } = memory.rejoin(session, stored)
+  const { next: asked, value } = changed(parts, session, base, fn, true)
+  const next = asked ?? (write ? base : undefined)
+  if (!next) {
+    memory.rejoined(session, false)
+    return { snapshot: base, value }
+  }
+  try {
+    if ((await writeAtomic(fs, file(session), encodeRecordPieces(session, next), lock.holds)) === "lost")
+      return "lost"
+    records.remember(session, next)
+  } catch (error) {
+    return { snapshot: memory.restart(session, next, stored, error), value }
+  }
+  memory.rejoined(session, write)
+  return { snapshot: next, value }
 }

@@ -150,36 +150,52 @@ export function parseMarkdown(
   return read.ok ? { ok: true, value: read.value.list } : read
 }
 
+/** What reading a file has gathered so far; the line readers below add to it. */
+interface ReadState {
+  readonly limits: Limits
+  readonly quoting: boolean
+  /** The index of the title line (-1 without one) and the phase it names for tasks above any heading. */
+  readonly title: number
+  readonly titlePhase: string | undefined
+  readonly noteLines: Map<string, number[]>
+  readonly phases: DraftPhase[]
+  readonly phaseByName: Map<string, DraftPhase>
+  readonly taskLine: Map<string, number>
+  // The task a blocker line would attach to; a heading ends it.
+  last: { readonly phase: DraftPhase; readonly index: number; readonly line: number } | undefined
+  readonly blockerSeen: Set<string>
+}
+
+/** ` "text"` when quoting, else nothing. */
+const named = (state: ReadState, value: string): string => (state.quoting ? ` ${quotePreview(value)}` : "")
+const got = (state: ReadState, line: string): string => (state.quoting ? `; got ${quotePreview(line)}` : "")
+
+function note(state: ReadState, index: number, what: string): void {
+  const at = state.noteLines.get(what)
+  if (at) at.push(index + 1)
+  else state.noteLines.set(what, [index + 1])
+}
+
 export function readMarkdown(
   text: string,
   limits: Limits = DEFAULT_LIMITS,
   options: ParseOptions = {},
 ): Result<MarkdownRead> {
-  const quoting = options.quote !== false
-  /** ` "text"` when quoting, else nothing. */
-  const named = (value: string): string => (quoting ? ` ${quotePreview(value)}` : "")
-  const got = (line: string): string => (quoting ? `; got ${quotePreview(line)}` : "")
   const lines = splitLines(text)
   const title = titleLine(lines)
-  const titlePhase = title === -1 ? undefined : loneTitlePhase(lines, title, limits)
-  const noteLines = new Map<string, number[]>()
-  const note = (index: number, what: string) => {
-    const at = noteLines.get(what)
-    if (at) at.push(index + 1)
-    else noteLines.set(what, [index + 1])
+  const state: ReadState = {
+    limits,
+    quoting: options.quote !== false,
+    title,
+    titlePhase: title === -1 ? undefined : loneTitlePhase(lines, title, limits),
+    noteLines: new Map(),
+    phases: [],
+    phaseByName: new Map(),
+    taskLine: new Map(),
+    last: undefined,
+    blockerSeen: new Set(),
   }
-  const phases: DraftPhase[] = []
-  const phaseByName = new Map<string, DraftPhase>()
-  const taskLine = new Map<string, number>()
-  // The task a blocker line would attach to; a heading ends it.
-  let last: { readonly phase: DraftPhase; readonly index: number; readonly line: number } | undefined
-  const blockerSeen = new Set<string>()
   let sawContent = false
-
-  const fail = (index: number, message: string): Result<MarkdownRead> => ({
-    ok: false,
-    error: `Line ${index + 1}: ${message}`,
-  })
 
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!
@@ -190,126 +206,123 @@ export function readMarkdown(
     if (i === title) continue
 
     const heading = HEADING_RE.exec(line)
-    if (heading) {
-      const name = (heading[2] ?? "").trimStart()
-      const bad = checkText(name, "Phase name", limits, quoting)
-      if (bad) return fail(i, bad)
-      const seen = phaseByName.get(name)
-      if (seen) {
-        return fail(
-          i,
-          seen.implicit
-            ? `duplicate phase${named(name)}: the tasks above the first heading (from line ${seen.line}) already form a phase with that name.`
-            : `duplicate phase${named(name)} (first on line ${seen.line}); phase names must be unique.`,
-        )
-      }
-      if (phases.length >= limits.maxPhases) return fail(i, tooMany(limits.maxPhases, "phases", "maxPhases"))
-      const phase: DraftPhase = { name, line: i + 1, implicit: false, tasks: [] }
-      phases.push(phase)
-      phaseByName.set(name, phase)
-      last = undefined
-      continue
-    }
-
-    const task = TASK_RE.exec(line)
-    if (task) {
-      const mark = task[1]!
-      const rest = task[2]!
-      const status = MARK_STATUS[mark]
-      if (status === undefined) {
-        return fail(
-          i,
-          `unknown status mark ${quotePreview(`[${mark}]`)}${quoting ? ` in ${quotePreview(line)}` : ""}; use [ ] pending, [>] in progress, [x] done, [-] dropped or [!] blocked.`,
-        )
-      }
-      if (rest.trim() === "") return fail(i, `task text is empty${got(line)}`)
-      if (!/^\s/.test(rest)) return fail(i, expected(got(line)))
-      const foreign = FOREIGN_MARK_NOTES[mark]
-      if (foreign) note(i, foreign)
-      const comment = BLOCKER_COMMENT_RE.exec(rest)
-      const taskText = comment ? comment[1]!.trim() : rest.trimStart()
-      if (taskText === "") return fail(i, `task text is empty${got(line)}`)
-      const bad = checkText(taskText, "Task", limits, quoting)
-      if (bad) return fail(i, bad)
-      const reason = comment ? comment[2]!.trim() : ""
-      let read: Task = { text: taskText, status }
-      if (reason !== "") {
-        if (CLOSED.has(status)) note(i, "the <!-- blocker: … --> comment left out: the task is closed")
-        else {
-          const badReason = checkText(reason, "Blocker reason", limits, quoting)
-          if (badReason) return fail(i, badReason)
-          note(
-            i,
-            status === "blocked"
-              ? "the <!-- blocker: … --> comment read as the blocker reason"
-              : "the <!-- blocker: … --> comment read as blocked, with that reason",
-          )
-          read = { text: taskText, status: "blocked", blocker: reason }
-          blockerSeen.add(taskText)
-        }
-      }
-      const seenLine = taskLine.get(taskText)
-      if (seenLine !== undefined) {
-        return fail(
-          i,
-          `duplicate task${named(taskText)} (first on line ${seenLine}); task texts must be unique across the list.`,
-        )
-      }
-      // Stop here rather than parse a huge file to the end only to refuse it.
-      if (taskLine.size >= limits.maxTasks) return fail(i, tooMany(limits.maxTasks, "tasks", "maxTasks"))
-      taskLine.set(taskText, i + 1)
-      let phase = phases[phases.length - 1]
-      if (phase === undefined) {
-        if (titlePhase !== undefined)
-          note(
-            title,
-            `tasks under the title ${quotePreview(titlePhase)} form phase ${quotePreview(titlePhase)}`,
-          )
-        const name = titlePhase ?? DEFAULT_PHASE
-        phase = { name, line: i + 1, implicit: true, tasks: [] }
-        phases.push(phase)
-        phaseByName.set(name, phase)
-      }
-      phase.tasks.push(read)
-      last = { phase, index: phase.tasks.length - 1, line: i + 1 }
-      continue
-    }
-
-    const blocker = BLOCKER_RE.exec(line)
-    if (blocker) {
-      if (last === undefined)
-        return fail(i, `a blocker line must follow a blocked task "- [!] …"${got(line)}`)
-      const owner = last.phase.tasks[last.index]!
-      const dropped = blocker[1]!.toLowerCase() === "dropped"
-      if (dropped && owner.status !== "abandoned")
-        return fail(
-          i,
-          `a "dropped:" line belongs under a dropped task "- [-] …", but task${named(owner.text)} (line ${last.line}) is not marked dropped.`,
-        )
-      if (!dropped && owner.status !== "blocked") {
-        return fail(
-          i,
-          `a blocker line belongs under a blocked task "- [!] …", but task${named(owner.text)} (line ${last.line}) is not marked blocked.`,
-        )
-      }
-      if (blockerSeen.has(owner.text))
-        return fail(i, `task${named(owner.text)} (line ${last.line}) already has a blocker line.`)
-      const reason = blocker[2]!.trim()
-      const bad = checkText(reason, dropped ? "Drop reason" : "Blocker reason", limits, quoting)
-      if (bad) return fail(i, bad)
-      blockerSeen.add(owner.text)
-      last.phase.tasks[last.index] = { text: owner.text, status: owner.status, blocker: reason }
-      continue
-    }
-
-    return fail(i, expected(got(line)))
+    const task = heading ? null : TASK_RE.exec(line)
+    const blocker = heading || task ? null : BLOCKER_RE.exec(line)
+    const error = heading
+      ? readHeading(state, i, heading)
+      : task
+        ? readTask(state, i, line, task)
+        : blocker
+          ? readBlocker(state, line, blocker)
+          : expected(got(state, line))
+    if (error !== undefined) return { ok: false, error: `Line ${i + 1}: ${error}` }
   }
 
-  const list: TodoList = phases.map((phase) => ({ name: phase.name, tasks: phase.tasks }))
+  const list: TodoList = state.phases.map((phase) => ({ name: phase.name, tasks: phase.tasks }))
   const bad = checkList(list, limits)
   if (bad) return { ok: false, error: bad }
-  const notes = [...noteLines].map(([what, at]) => `${linesText(at)}: ${what}`)
-  return { ok: true, value: { list, notes, lines: taskLine } }
+  const notes = [...state.noteLines].map(([what, at]) => `${linesText(at)}: ${what}`)
+  return { ok: true, value: { list, notes, lines: state.taskLine } }
+}
+
+/** A phase heading on line `i`: a new phase, or what is wrong with it. */
+function readHeading(state: ReadState, i: number, heading: RegExpExecArray): string | undefined {
+  const { limits, phases, phaseByName } = state
+  const name = (heading[2] ?? "").trimStart()
+  const bad = checkText(name, "Phase name", limits, state.quoting)
+  if (bad) return bad
+  const seen = phaseByName.get(name)
+  if (seen) {
+    return seen.implicit
+      ? `duplicate phase${named(state, name)}: the tasks above the first heading (from line ${seen.line}) already form a phase with that name.`
+      : `duplicate phase${named(state, name)} (first on line ${seen.line}); phase names must be unique.`
+  }
+  if (phases.length >= limits.maxPhases) return tooMany(limits.maxPhases, "phases", "maxPhases")
+  const phase: DraftPhase = { name, line: i + 1, implicit: false, tasks: [] }
+  phases.push(phase)
+  phaseByName.set(name, phase)
+  state.last = undefined
+  return undefined
+}
+
+/** A task line `i`: the task in its phase (the implicit one above any heading), or what is wrong with it. */
+function readTask(state: ReadState, i: number, line: string, task: RegExpExecArray): string | undefined {
+  const { limits, quoting, phases, taskLine } = state
+  const mark = task[1]!
+  const rest = task[2]!
+  const status = MARK_STATUS[mark]
+  if (status === undefined)
+    return `unknown status mark ${quotePreview(`[${mark}]`)}${quoting ? ` in ${quotePreview(line)}` : ""}; use [ ] pending, [>] in progress, [x] done, [-] dropped or [!] blocked.`
+  if (rest.trim() === "") return `task text is empty${got(state, line)}`
+  if (!/^\s/.test(rest)) return expected(got(state, line))
+  const foreign = FOREIGN_MARK_NOTES[mark]
+  if (foreign) note(state, i, foreign)
+  const comment = BLOCKER_COMMENT_RE.exec(rest)
+  const taskText = comment ? comment[1]!.trim() : rest.trimStart()
+  if (taskText === "") return `task text is empty${got(state, line)}`
+  const bad = checkText(taskText, "Task", limits, quoting)
+  if (bad) return bad
+  const reason = comment ? comment[2]!.trim() : ""
+  let read: Task = { text: taskText, status }
+  if (reason !== "") {
+    if (CLOSED.has(status)) note(state, i, "the <!-- blocker: … --> comment left out: the task is closed")
+    else {
+      const badReason = checkText(reason, "Blocker reason", limits, quoting)
+      if (badReason) return badReason
+      note(
+        state,
+        i,
+        status === "blocked"
+          ? "the <!-- blocker: … --> comment read as the blocker reason"
+          : "the <!-- blocker: … --> comment read as blocked, with that reason",
+      )
+      read = { text: taskText, status: "blocked", blocker: reason }
+      state.blockerSeen.add(taskText)
+    }
+  }
+  const seenLine = taskLine.get(taskText)
+  if (seenLine !== undefined)
+    return `duplicate task${named(state, taskText)} (first on line ${seenLine}); task texts must be unique across the list.`
+  // Stop here rather than parse a huge file to the end only to refuse it.
+  if (taskLine.size >= limits.maxTasks) return tooMany(limits.maxTasks, "tasks", "maxTasks")
+  taskLine.set(taskText, i + 1)
+  let phase = phases[phases.length - 1]
+  if (phase === undefined) {
+    const { title, titlePhase } = state
+    if (titlePhase !== undefined)
+      note(
+        state,
+        title,
+        `tasks under the title ${quotePreview(titlePhase)} form phase ${quotePreview(titlePhase)}`,
+      )
+    const name = titlePhase ?? DEFAULT_PHASE
+    phase = { name, line: i + 1, implicit: true, tasks: [] }
+    phases.push(phase)
+    state.phaseByName.set(name, phase)
+  }
+  phase.tasks.push(read)
+  state.last = { phase, index: phase.tasks.length - 1, line: i + 1 }
+  return undefined
+}
+
+/** A blocker or drop-reason line: the reason on the task above it, or what is wrong with it. */
+function readBlocker(state: ReadState, line: string, blocker: RegExpExecArray): string | undefined {
+  const { last } = state
+  if (last === undefined) return `a blocker line must follow a blocked task "- [!] …"${got(state, line)}`
+  const owner = last.phase.tasks[last.index]!
+  const dropped = blocker[1]!.toLowerCase() === "dropped"
+  if (dropped && owner.status !== "abandoned")
+    return `a "dropped:" line belongs under a dropped task "- [-] …", but task${named(state, owner.text)} (line ${last.line}) is not marked dropped.`
+  if (!dropped && owner.status !== "blocked")
+    return `a blocker line belongs under a blocked task "- [!] …", but task${named(state, owner.text)} (line ${last.line}) is not marked blocked.`
+  if (state.blockerSeen.has(owner.text))
+    return `task${named(state, owner.text)} (line ${last.line}) already has a blocker line.`
+  const reason = blocker[2]!.trim()
+  const bad = checkText(reason, dropped ? "Drop reason" : "Blocker reason", state.limits, state.quoting)
+  if (bad) return bad
+  state.blockerSeen.add(owner.text)
+  last.phase.tasks[last.index] = { text: owner.text, status: owner.status, blocker: reason }
+  return undefined
 }
 
 // A file with hundreds of [~] lines gets one short note, not a wall of numbers.

@@ -192,6 +192,26 @@ export function buildSidebarView(list: TodoList, options: SidebarOptions): Sideb
     hi = list.length - 1
   }
 
+  const shown: Window = { lo, hi, above, below }
+  return { header, rows: windowRows(list, plans, shown, hasActive ? anchor : -1) }
+}
+
+/** The phases the budget leaves shown, lo..hi, and whether a summary row stands for those above or below. */
+interface Window {
+  readonly lo: number
+  readonly hi: number
+  readonly above: boolean
+  readonly below: boolean
+}
+
+/** The rows of the phases in `shown`, each with the tasks its plan shows; phase `active` is marked so. */
+function windowRows(
+  list: TodoList,
+  plans: readonly PhasePlan[],
+  shown: Window,
+  active: number,
+): SidebarRow[] {
+  const { lo, hi, above, below } = shown
   const rows: SidebarRow[] = []
   if (above) rows.push(phasesRow(lo, "earlier"))
   for (let p = lo; p <= hi; p++) {
@@ -202,12 +222,12 @@ export function buildSidebarView(list: TodoList, options: SidebarOptions): Sideb
       kind: "phase",
       name: phase.name,
       count: phaseTallyText(count),
-      active: hasActive && p === anchor,
+      active: p === active,
       text: `${neutralize(phase.name)} ${phaseTallyText(count)}`,
     })
-    const shown = new Set(plan.ranked.slice(0, plan.quota))
+    const shownTasks = new Set(plan.ranked.slice(0, plan.quota))
     plan.open.forEach((task, i) => {
-      if (shown.has(i)) rows.push(taskRow(task))
+      if (shownTasks.has(i)) rows.push(taskRow(task))
     })
     if (plan.more) {
       const hidden = plan.open.length - plan.quota
@@ -215,7 +235,7 @@ export function buildSidebarView(list: TodoList, options: SidebarOptions): Sideb
     }
   }
   if (below) rows.push(phasesRow(list.length - 1 - hi, "more"))
-  return { header, rows }
+  return rows
 }
 
 /** Plain-text picture of a view: header, then one line per row, each cut to `width` code points. */
