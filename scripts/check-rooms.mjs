@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run check` runs this: fails when a file of src/ imports a room above its own, server and tui import each
-// other, or the core imports a package or anything outside itself. The rule: scripts/lib/rooms.mjs.
+// `npm run check` runs this: fails when an import breaks the rooms of src/ (scripts/lib/rooms.mjs): a room above
+// its own, server and tui importing each other, a package a room may not import.
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { roomViolations } from "./lib/rooms.mjs"
