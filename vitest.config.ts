@@ -22,8 +22,8 @@ const tui = {
 
 // `npm test` runs the "fast" projects: every unit, property and storage test, in worker threads, and the few
 // files that need a process of their own beside them, on every core (`--maxWorkers=100%`: by default vitest
-// leaves one core free, which on two cores runs the files one at a time). "slow" is `npm run test:slow`: the suites that kill
-// processes, fuzz, stress and load the plugin for minutes; `npm run verify` (and so CI) always runs both.
+// leaves one core free, which on two cores runs the files one at a time). "slow" is `npm run test:slow`: the
+// suites that kill processes, fuzz, stress and load the plugin for minutes; `npm run verify` (and CI) runs both.
 
 // Files that need a process of their own: libuv reads HOME for os.homedir() from the process, not a thread's env.
 const OWN_PROCESS = ["test/unit/todo-file.test.ts"]
