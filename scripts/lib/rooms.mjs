@@ -37,7 +37,8 @@ const BARRED_PACKAGES = {
 const OUTER = "core < store < shared < server | tui"
 const SOURCE = /\.(ts|tsx|mts|js|mjs)$/
 
-function sourceFiles(dir) {
+/** Every source file under `dir`, in the order the folder lists them. */
+export function sourceFiles(dir) {
   const out = []
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name)

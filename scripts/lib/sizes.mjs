@@ -2,24 +2,13 @@
 // FILE_MAX lines, no function anywhere over FUNCTION_MAX, counted from its first line to its closing brace with
 // the closures inside it (TypeScript's parser finds them), save what an allowlist names.
 
-import { readdirSync, readFileSync } from "node:fs"
-import { join, relative, resolve, sep } from "node:path"
+import { readFileSync } from "node:fs"
+import { relative, resolve, sep } from "node:path"
 import ts from "typescript"
+import { sourceFiles } from "./rooms.mjs"
 
 export const FILE_MAX = 300
 export const FUNCTION_MAX = 120
-
-const SOURCE = /\.(ts|tsx|mts|js|mjs)$/
-
-function sourceFiles(dir) {
-  const out = []
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) out.push(...sourceFiles(path))
-    else if (SOURCE.test(entry.name)) out.push(path)
-  }
-  return out
-}
 
 /** Lines in a text, a last line without its newline counted too. */
 function lineCount(text) {

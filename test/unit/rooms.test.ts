@@ -1,28 +1,9 @@
-// The rooms of src/ (scripts/lib/rooms.mjs): the tree keeps them, and each kind of break is caught.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { dirname, join, resolve } from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
+import { join, resolve } from "node:path"
+import { describe, expect, it } from "vitest"
 import { roomViolations } from "../../scripts/lib/rooms.mjs"
+import { plant } from "../fixtures/src-tree.ts"
 
 const src = resolve(import.meta.dirname, "../../src")
-let dir: string | undefined
-
-/** A src folder with these files (path -> text). */
-function plant(files: Record<string, string>): string {
-  dir = mkdtempSync(join(tmpdir(), "rooms-"))
-  const root = join(dir, "src")
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true })
-    writeFileSync(join(root, path), text)
-  }
-  return root
-}
-
-afterEach(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true })
-  dir = undefined
-})
 
 describe("the rooms of src/", () => {
   it("are kept by src/ as it is", () => {

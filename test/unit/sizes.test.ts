@@ -1,28 +1,6 @@
-// The size rule of src/ (scripts/lib/sizes.mjs): long files outside the core, long functions with their
-// closures, and the allowlist, each caught on a small planted tree.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { FILE_MAX, FUNCTION_MAX, functionLengths, sizeViolations } from "../../scripts/lib/sizes.mjs"
-
-let dir: string | undefined
-
-/** A src folder with these files (path -> text). */
-function plant(files: Record<string, string>): string {
-  dir = mkdtempSync(join(tmpdir(), "sizes-"))
-  const root = join(dir, "src")
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true })
-    writeFileSync(join(root, path), text)
-  }
-  return root
-}
-
-afterEach(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true })
-  dir = undefined
-})
+import { plant } from "../fixtures/src-tree.ts"
 
 /** `n` lines of statements. */
 const body = (n: number) => Array.from({ length: n }, (_, i) => `  const v${i} = ${i}`).join("\n")
