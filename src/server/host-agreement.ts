@@ -1,8 +1,7 @@
 // What the host says now about a session's undo and redo, for `agree` in sessions.ts: its revert point, whether
-// it still holds the recorded places that decide, and its message list when those do not. Owns the lookups, how
-// long each may take, and when a late answer is said in the log (once per session and lookup, host-facts.ts).
-// It reads the record and updates only what this process knows of the host (`Tracked.host`); the list and
-// state stay sessions.ts's.
+// it still holds the recorded places that decide, and its message list when those do not; how long each lookup
+// may take. It updates only what this process knows of the host (`Tracked.host`); the list and state stay
+// sessions.ts's.
 
 import {
   decidingPlace,

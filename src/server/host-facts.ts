@@ -1,8 +1,7 @@
 // What this server knows of the host's facts about one session, the input of the list in effect
-// (core/history/effect.ts): the revert point as the host last reported it here, the messages this process saw
-// the host remove, and the bounded lookups that fill a gap (a server that just started, a record another
-// process wrote), and the once-per-session word that the host is slow. Never throws: a lookup that fails or
-// does not answer in time is "not known" (LATE says which).
+// (core/history/effect.ts): the revert point last reported here, the messages it saw removed, the bounded
+// lookups that fill a gap, and the once-per-session word that the host is slow. Never throws: a lookup that
+// fails or is late is "not known" (LATE says which).
 
 import { type HostFacts, type ShownMessages, shownHolds } from "../core/history/effect.ts"
 import type { Point } from "../core/history/history.ts"

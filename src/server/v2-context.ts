@@ -1,12 +1,6 @@
 // The part of OpenCode 2's plugin context the binding (v2.ts) uses, typed here from the host's source, and the
 // guards that probe it: whether a member is callable, and the messages and model ids in the host's answers
-// however it wraps them. No registration and no state.
-//
-// Host facts (anomalyco/opencode, read, not run; the pinned @opencode-ai/plugin 1.18.33 types lack these domains):
-// - The context's domains and how each registration is made: packages/plugin/src/promise/adapter.ts@07bc181c
-//   (tool.transform editor `add`, tool.hook, command.transform editor `add`, skill.transform, session.hook,
-//   session.synthetic/get/context, event.subscribe, agent.list, rpc.register, location, options);
-//   packages/plugin/src/promise/plugin.ts@0ef9ef4b (`setup` may return a cleanup).
+// however it wraps them. Host facts: docs/opencode-2.md, "The binding".
 
 import { isRecord } from "../core/list/result.ts"
 

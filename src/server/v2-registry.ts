@@ -1,18 +1,6 @@
 // What the OpenCode 2 binding (v2.ts) puts in the host's registries: the `todo` tool's info (JSON Schema input,
-// errors returned as results), the `/todo` command (no model turn; the person is answered over RPC), the
-// todo-discipline skill read from its SKILL.md, and the server's side of the RPC the TUI talks to
-// (src/shared/v2-rpc.ts). Each is a value over the runtime; v2.ts probes the registries and registers them.
-//
-// Host facts (the 2.0.15 binary where it is named, else anomalyco/opencode's source, read):
-// - Tool info `{ name, description, input, options: { permission, codemode } }`. 2.0.15 turns `input` into the
-//   schema the model sees and validates every call against it before `execute` (a Standard Schema by its
-//   `~standard`, else raw JSON Schema); a result is `{ content, metadata }`, and one with `output` but no output schema
-//   dies (packages/schema/src/tool.ts@0f131b3e). The metadata is stored but does not reach later requests: the stale
-//   rule reads the result's text there (v2-request.ts). A throw would be a defect: errors are returned as results.
-// - A command's `execute({ sessionID, messageID, prompt, delivery })` returning nothing is an immediate outcome
-//   with no model turn: packages/core/src/command.ts@35952d99, packages/plugin/src/promise/command.ts@35952d99.
-// - Skill info `{ id, name, description?, autoinvoke?, path, content }` (2.0.15; the source at
-//   packages/schema/src/skill.ts@30892a7b says `location`, which 2.0.15 refuses); editor `add`.
+// errors returned as results), the `/todo` command (no model turn), the todo-discipline skill and the server's
+// side of the RPC the TUI talks to. Host facts: docs/opencode-2.md, "The binding".
 
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
