@@ -1,5 +1,7 @@
 export declare const FILE_MAX: number
 export declare const FUNCTION_MAX: number
+export declare const HEADER_MAX: number
+export declare function headerLines(text: string): number
 export declare function functionLengths(
   text: string,
   fileName?: string,

@@ -1,6 +1,7 @@
 // The size rule of src/, checked (`npm run check` runs scripts/check-sizes.mjs). No file outside src/core/ over
 // FILE_MAX lines, no function anywhere over FUNCTION_MAX, counted from its first line to its closing brace with
-// the closures inside it (TypeScript's parser finds them), save what an allowlist names.
+// the closures inside it (TypeScript's parser finds them), no module header over HEADER_MAX lines (what the module
+// owns; the reasons go to docs/design.md), save what an allowlist names.
 
 import { readFileSync } from "node:fs"
 import { relative, resolve, sep } from "node:path"
@@ -9,6 +10,17 @@ import { sourceFiles } from "./rooms.mjs"
 
 export const FILE_MAX = 300
 export const FUNCTION_MAX = 120
+export const HEADER_MAX = 4
+
+/** The lines of the comment a module starts with (its header). */
+export function headerLines(text) {
+  let count = 0
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("//")) break
+    count++
+  }
+  return count
+}
 
 /** Lines in a text, a last line without its newline counted too. */
 function lineCount(text) {
@@ -61,6 +73,8 @@ export function sizeViolations(src, allowed = {}) {
     const lines = lineCount(text)
     if (!file.startsWith("core/") && lines > FILE_MAX)
       problems.push(`${lines} lines, over ${FILE_MAX} (outside src/core/)`)
+    const header = headerLines(text)
+    if (header > HEADER_MAX) problems.push(`its header is ${header} lines, over ${HEADER_MAX}`)
     for (const f of functionLengths(text, path))
       if (f.lines > FUNCTION_MAX)
         problems.push(`function ${f.name} (line ${f.line}) is ${f.lines} lines, over ${FUNCTION_MAX}`)

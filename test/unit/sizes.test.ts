@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest"
-import { FILE_MAX, FUNCTION_MAX, functionLengths, sizeViolations } from "../../scripts/lib/sizes.mjs"
+import {
+  FILE_MAX,
+  FUNCTION_MAX,
+  functionLengths,
+  HEADER_MAX,
+  headerLines,
+  sizeViolations,
+} from "../../scripts/lib/sizes.mjs"
 import { plant } from "../fixtures/src-tree.ts"
 
 /** `n` lines of statements. */
@@ -67,6 +74,21 @@ describe("the size rule", () => {
         file: "store/factory.ts",
         problem: `function factory (line 1) is ${40 * 3 + 4} lines, over ${FUNCTION_MAX}`,
       },
+    ])
+  })
+
+  it("catches a module header longer than HEADER_MAX lines, anywhere in src/", () => {
+    const header = (n: number) => `${Array.from({ length: n }, (_, i) => `// line ${i}`).join("\n")}\n`
+    expect(headerLines(`${header(HEADER_MAX)}\nexport const a = 1\n`)).toBe(HEADER_MAX)
+    expect(headerLines("export const a = 1\n// not a header\n")).toBe(0)
+    const src = plant({
+      "core/list/short.ts": `${header(HEADER_MAX)}export const a = 1\n`,
+      "core/list/long.ts": `${header(HEADER_MAX + 1)}export const a = 1\n`,
+      "tui/long.ts": `${header(HEADER_MAX + 3)}\nexport const a = 1\n`,
+    })
+    expect(sizeViolations(src)).toEqual([
+      { file: "core/list/long.ts", problem: `its header is ${HEADER_MAX + 1} lines, over ${HEADER_MAX}` },
+      { file: "tui/long.ts", problem: `its header is ${HEADER_MAX + 3} lines, over ${HEADER_MAX}` },
     ])
   })
 
